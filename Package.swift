@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "SwiftVisionTasks",
+    products: [
+        .library(name: "VisionTasks", targets: ["VisionTasks"]),
+        .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
+    ],
+    targets: [
+        // C declarations and system libraries.
+        .systemLibrary(name: "CLiteRt", path: "Sources/CLiteRt", pkgConfig: "litert"),
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+                       providers: [.apt(["libzip-dev"])]),
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]
+        ),
+
+        // Internal building blocks, one job each.
+        .target(name: "TasksCommon"),
+        .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
+        .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
+        .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+
+        // Public APIs and the command-line tool.
+        .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
+        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks"], path: "Sources/vision-tasks"),
+
+        // Tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
+        .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "TestSupport"]),
+        .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

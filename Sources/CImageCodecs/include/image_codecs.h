@@ -1,0 +1,2 @@
+// Placeholder; the Imaging work replaces this.
+#include <stddef.h>
