@@ -1,0 +1,101 @@
+import CLiteRt
+import Foundation
+import TasksCommon
+
+/// A model compiled for the CPU (XNNPACK) with its input and output buffers, ready to run.
+///
+/// Wraps `LiteRtCompiledModel` (`LiteRtCreateCompiledModel` / `LiteRtRunCompiledModel` /
+/// `LiteRtDestroyCompiledModel`). Keeps its model (and so the environment) alive. Not
+/// `Sendable`, not reentrant: one `run` at a time; callers serialize.
+package final class CompiledModel {
+    let handle: LiteRtCompiledModel
+    /// The model this was compiled from.
+    package let model: Model
+    /// One buffer per input of signature 0, in order.
+    package let inputBuffers: [TensorBuffer]
+    /// One buffer per output of signature 0, in order.
+    package let outputBuffers: [TensorBuffer]
+
+    /// Compiles `model` for the CPU.
+    /// - Parameters:
+    ///   - model: the loaded model.
+    ///   - threadCount: XNNPACK threads, at least 1.
+    /// - Throws: `TasksError` invalidArgument for a thread count below 1; internal when LiteRT
+    ///   cannot compile the model or create its buffers.
+    package init(model: Model, threadCount: Int) throws(TasksError) {
+        guard threadCount >= 1 else { throw .invalidArgument("Invalid thread count: \(threadCount); it must be at least 1.") }
+        let options = try CompiledModel.cpuOptions(threadCount: threadCount)
+        defer { LiteRtDestroyOptions(options) }
+        var compiled: LiteRtCompiledModel?
+        try check(LiteRtCreateCompiledModel(model.environment.handle, model.handle, options, &compiled),
+                  "LiteRtCreateCompiledModel")
+        guard let compiled else { throw .internal("LiteRtCreateCompiledModel returned no compiled model") }
+        do {
+            inputBuffers = try CompiledModel.buffers(for: compiled, model: model, input: true)
+            outputBuffers = try CompiledModel.buffers(for: compiled, model: model, input: false)
+        } catch {
+            LiteRtDestroyCompiledModel(compiled)
+            throw error
+        }
+        self.handle = compiled
+        self.model = model
+    }
+
+    deinit { LiteRtDestroyCompiledModel(handle) }
+
+    /// Runs signature 0 on the current contents of the input buffers, filling the output buffers.
+    /// - Throws: `TasksError` internal when inference fails.
+    package func run() throws(TasksError) {
+        var inputs: [LiteRtTensorBuffer?] = inputBuffers.map(\.handle)
+        var outputs: [LiteRtTensorBuffer?] = outputBuffers.map(\.handle)
+        try check(LiteRtRunCompiledModel(handle, 0, inputs.count, &inputs, outputs.count, &outputs),
+                  "LiteRtRunCompiledModel")
+    }
+
+    /// CPU options with the XNNPACK thread count. LiteRT exports no CPU-option setters, so the
+    /// count goes in as an opaque "xnnpack" TOML payload that LiteRT frees with `free`.
+    private static func cpuOptions(threadCount: Int) throws(TasksError) -> LiteRtOptions {
+        var options: LiteRtOptions?
+        try check(LiteRtCreateOptions(&options), "LiteRtCreateOptions")
+        guard let options else { throw .internal("LiteRtCreateOptions returned no options") }
+        do throws(TasksError) {
+            try check(LiteRtSetOptionsHardwareAccelerators(options, 1), "LiteRtSetOptionsHardwareAccelerators(CPU)")
+            guard let payload = strdup("num_threads = \(threadCount)\n") else { throw TasksError.internal("out of memory") }
+            var opaque: LiteRtOpaqueOptions?
+            let status = LiteRtCreateOpaqueOptions("xnnpack", payload, { free($0) }, &opaque)
+            guard status == 0, let opaque else {
+                free(payload)
+                throw liteRTError(status, "LiteRtCreateOpaqueOptions(xnnpack)")
+            }
+            let added = LiteRtAddOpaqueOptions(options, opaque)  // ownership moves to `options`
+            guard added == 0 else {
+                LiteRtDestroyOpaqueOptions(opaque)
+                throw liteRTError(added, "LiteRtAddOpaqueOptions")
+            }
+        } catch {
+            LiteRtDestroyOptions(options)
+            throw error
+        }
+        return options
+    }
+
+    private static func buffers(for compiled: LiteRtCompiledModel, model: Model, input: Bool) throws(TasksError) -> [TensorBuffer] {
+        let tensors = input ? model.inputs : model.outputs
+        let types = input ? model.inputTypes : model.outputTypes
+        var buffers: [TensorBuffer] = []
+        for index in tensors.indices {
+            var requirements: LiteRtTensorBufferRequirements?  // owned by the compiled model
+            if input {
+                try check(LiteRtGetCompiledModelInputBufferRequirements(compiled, 0, index, &requirements),
+                          "LiteRtGetCompiledModelInputBufferRequirements")
+            } else {
+                try check(LiteRtGetCompiledModelOutputBufferRequirements(compiled, 0, index, &requirements),
+                          "LiteRtGetCompiledModelOutputBufferRequirements")
+            }
+            guard let requirements else { throw .internal("LiteRT gave no buffer requirements for \(tensors[index])") }
+            buffers.append(try TensorBuffer(environment: model.environment, type: types[index],
+                                            requirements: requirements, tensor: tensors[index]))
+        }
+        return buffers
+    }
+}
