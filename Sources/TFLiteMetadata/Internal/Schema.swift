@@ -1,0 +1,111 @@
+/// Field ids (declaration order, a union taking two ids) of the tables this target reads.
+///
+/// From the TFLite model schema (`tensorflow/compiler/mlir/lite/schema/schema.fbs`,
+/// file identifier "TFL3") and the TFLite Support metadata schema
+/// (`tensorflow_lite_support/metadata/metadata_schema.fbs`, file identifier "M001").
+/// Only the fields MediaPipe's image classifier reads are listed.
+enum Schema {
+    /// `table Model`.
+    enum Model {
+        static let subgraphs = 2
+        static let buffers = 4
+        static let metadata = 6
+    }
+
+    /// `table Buffer`.
+    enum Buffer {
+        static let data = 0
+        /// Absolute file offset of data stored after the FlatBuffer (models over 2 GB); valid when > 1.
+        static let offset = 1
+        static let size = 2
+    }
+
+    /// `table Metadata` (an entry of `Model.metadata`).
+    enum Metadata {
+        static let name = 0
+        static let buffer = 1
+    }
+
+    /// `table ModelMetadata` (the root of the "M001" buffer).
+    enum ModelMetadata {
+        static let name = 0
+        static let version = 2
+        static let subgraphMetadata = 3
+        static let minParserVersion = 7
+    }
+
+    /// `table SubGraphMetadata`.
+    enum SubGraphMetadata {
+        static let inputTensorMetadata = 2
+        static let outputTensorMetadata = 3
+    }
+
+    /// `table TensorMetadata`.
+    enum TensorMetadata {
+        static let name = 0
+        static let content = 3
+        static let processUnits = 4
+        static let associatedFiles = 6
+    }
+
+    /// `table Content`: the `content_properties` union.
+    enum Content {
+        static let propertiesType = 0
+        static let properties = 1
+        /// `ContentProperties` union member `ImageProperties`.
+        static let imagePropertiesType: UInt8 = 2
+    }
+
+    /// `table ImageProperties`.
+    enum ImageProperties {
+        static let colorSpace = 0
+    }
+
+    /// `table ProcessUnit`: the `options` union.
+    enum ProcessUnit {
+        static let optionsType = 0
+        static let options = 1
+        /// `ProcessUnitOptions` union members this target decodes.
+        static let normalizationOptionsType: UInt8 = 1
+        static let scoreCalibrationOptionsType: UInt8 = 2
+        static let scoreThresholdingOptionsType: UInt8 = 3
+
+        /// The schema's name of a `ProcessUnitOptions` member, as `EnumNameProcessUnitOptions`.
+        static func optionsTypeName(_ type: UInt8) -> String {
+            switch type {
+            case 0: "NONE"
+            case 1: "NormalizationOptions"
+            case 2: "ScoreCalibrationOptions"
+            case 3: "ScoreThresholdingOptions"
+            case 4: "BertTokenizerOptions"
+            case 5: "SentencePieceTokenizerOptions"
+            case 6: "RegexTokenizerOptions"
+            default: "\(type)"
+            }
+        }
+    }
+
+    /// `table NormalizationOptions`.
+    enum NormalizationOptions {
+        static let mean = 0
+        static let std = 1
+    }
+
+    /// `table ScoreCalibrationOptions`.
+    enum ScoreCalibrationOptions {
+        static let scoreTransformation = 0
+        static let defaultScore = 1
+    }
+
+    /// `table ScoreThresholdingOptions`.
+    enum ScoreThresholdingOptions {
+        static let globalScoreThreshold = 0
+    }
+
+    /// `table AssociatedFile`.
+    enum AssociatedFile {
+        static let name = 0
+        static let type = 2
+        static let locale = 3
+    }
+}
