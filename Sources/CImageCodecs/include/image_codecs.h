@@ -1,2 +1,64 @@
-// Placeholder; the Imaging work replaces this.
+// C shims for the image codecs that need `setjmp`/`longjmp` error handling or the
+// libjpeg/libpng decoder structs, which Swift cannot use directly. Everything else
+// (format sniffing, limits, EXIF, WebP, pixel conversion) lives in the Swift target
+// `Imaging`. libwebp needs neither, so its declarations are re-exported as they are.
+#ifndef CIMAGECODECS_IMAGE_CODECS_H
+#define CIMAGECODECS_IMAGE_CODECS_H
+
 #include <stddef.h>
+#include <stdint.h>
+#include <webp/decode.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The size of the message buffers the functions below fill on failure.
+#define CIC_MESSAGE_CAPACITY 256
+
+/// What a header says about the pixels a decode call will produce.
+typedef struct cic_image_info {
+  /// Width and height in pixels, as stored in the file (no EXIF rotation).
+  uint32_t width;
+  uint32_t height;
+  /// Bytes per output pixel: 1 = gray, 3 = RGB, 4 = RGBA (PNG) or CMYK (JPEG).
+  uint32_t channels;
+  /// JPEG only: 1 when the output is CMYK with Adobe's inverted convention
+  /// (0 = full ink), which is what Adobe-marked CMYK/YCCK files store.
+  uint32_t inverted_cmyk;
+} cic_image_info;
+
+/// Reads a JPEG header (markers up to the first scan) into `info`.
+/// Returns 0, or -1 with libjpeg's message in `message` (NUL-terminated).
+/// Grayscale reports 1 channel, CMYK/YCCK 4 (CMYK), anything else 3 (RGB).
+int cic_jpeg_read_info(const uint8_t *data, size_t size, cic_image_info *info,
+                       char *message, size_t message_capacity);
+
+/// Decodes a JPEG into `pixels` (`height` rows of `bytes_per_row` bytes) using
+/// libjpeg-turbo's default (accurate integer DCT, fancy upsampling). `expected`
+/// must be what `cic_jpeg_read_info` returned for the same bytes; the call fails if
+/// the header disagrees or `pixels_size` is too small. A premature end of the data,
+/// which libjpeg only warns about, is an error. Returns 0 or -1 with a message.
+int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
+                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row,
+                    char *message, size_t message_capacity);
+
+/// Reads a PNG header (chunks up to the first IDAT) into `info`, with the output
+/// the decoder produces: palettes expanded to RGB, tRNS to alpha, gray below 8 bits
+/// expanded, 16-bit samples scaled to 8 bits (`png_set_scale_16`), gray+alpha to
+/// RGBA. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA). Returns 0 or -1 with a message.
+int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,
+                      char *message, size_t message_capacity);
+
+/// Decodes a PNG (interlaced or not) into `pixels` with the transformations of
+/// `cic_png_read_info`; `expected` must be what that call returned. Gamma and colour
+/// profiles are not applied. Returns 0 or -1 with libpng's message.
+int cic_png_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
+                   uint8_t *pixels, size_t pixels_size, size_t bytes_per_row,
+                   char *message, size_t message_capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // CIMAGECODECS_IMAGE_CODECS_H

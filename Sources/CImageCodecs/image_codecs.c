@@ -1,1 +1,0 @@
-#include "image_codecs.h"

@@ -1,0 +1,118 @@
+import Foundation
+import TasksCommon
+
+/// Turns a `PixelImage` into the RGB input tensor of an image model, exactly as MediaPipe's
+/// CPU preprocessing does (`ImageToTensorCalculator` with OpenCV): the region of interest is
+/// cropped, rotated and stretched to the tensor size in one bilinear warp with replicated
+/// borders, then written as bytes or floats.
+///
+/// Sampling follows OpenCV's fixed-point `warpPerspective(INTER_LINEAR, BORDER_REPLICATE)`:
+/// each tensor pixel's source position is rounded to 1/32 pixel, the four neighbours are
+/// weighted in 15-bit fixed point, and the result is rounded to a byte before any float
+/// conversion. Only red, green and blue are sampled: alpha is dropped without compositing,
+/// BGRA is swizzled, gray is repeated in the three channels. With no region and no rotation
+/// tensor column `u` samples source x = `u * imageWidth / tensorWidth` (no half-pixel offset).
+///
+/// The tensor is written in place (HWC, row-major, channels R, G, B) without full-size
+/// temporaries.
+package enum ImagePreprocessor {
+    /// The whole image as a normalized region of interest.
+    package static let wholeImage = CGRect(x: 0, y: 0, width: 1, height: 1)
+
+    /// The size in bytes of a `[1, height, width, 3]` tensor of `element`.
+    package static func tensorByteCount(width: Int, height: Int, element: TensorElement) -> Int {
+        width * height * 3 * element.byteCount
+    }
+
+    /// Writes the tensor for an image seen through an orientation (see
+    /// `ImageOrientation.preprocessingTransform`).
+    ///
+    /// - Parameters:
+    ///   - image: The stored pixels.
+    ///   - regionOfInterest: As in `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:)`.
+    ///   - orientation: How the stored pixels must be transformed to display upright.
+    ///   - tensor: Exactly `tensorByteCount(width:height:element:)` bytes.
+    ///   - width: Tensor width in pixels, > 0.
+    ///   - height: Tensor height in pixels, > 0.
+    ///   - element: The element type and float conversion.
+    /// - Throws: as `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:)`.
+    package static func preprocess(_ image: PixelImage, regionOfInterest: CGRect = wholeImage,
+                                   orientation: ImageOrientation, into tensor: UnsafeMutableRawBufferPointer,
+                                   width: Int, height: Int, element: TensorElement) throws(TasksError) {
+        let transform = orientation.preprocessingTransform
+        try preprocess(image, regionOfInterest: regionOfInterest, rotationDegrees: transform.rotationDegrees,
+                       mirrored: transform.mirrored, into: tensor, width: width, height: height, element: element)
+    }
+
+    /// Writes the tensor for a region of an image, flipped and rotated.
+    ///
+    /// - Parameters:
+    ///   - image: The stored pixels (any `PixelFormat`, padded rows allowed).
+    ///   - regionOfInterest: Normalized `x`, `y`, `width`, `height` (top-left origin, 0...1)
+    ///     in stored-image coordinates, before the flip and rotation; `wholeImage` by default.
+    ///     Checked as MediaPipe's `ImageProcessingOptions.region_of_interest`, as left = x,
+    ///     top = y, right = x + width, bottom = y + height in single precision.
+    ///   - rotationDegrees: Clockwise rotation of the content, MediaPipe's `rotation_degrees`:
+    ///     any multiple of 90, negative or beyond 360 included. 90 puts the source's left
+    ///     column (read bottom to top) in the tensor's top row.
+    ///   - mirrored: Flip the stored image horizontally first (the mirrored orientations);
+    ///     a flipped copy with `mirrored: true` gives the same bytes as the original without.
+    ///   - tensor: Exactly `tensorByteCount(width:height:element:)` bytes, written as
+    ///     `[height][width][3]` of `UInt8` or native-endian `Float`.
+    ///   - width: Tensor width in pixels, > 0.
+    ///   - height: Tensor height in pixels, > 0.
+    ///   - element: The element type and float conversion.
+    /// - Throws: `TasksError` `invalidArgumentError`: "Expected rotation to be a multiple of
+    ///   90°.", "Expected RectF with left < right and top < bottom.", "Expected RectF values
+    ///   to be in [0,1]." (MediaPipe's messages, followed by the values), a tensor size that
+    ///   is not positive, or a buffer size mismatch naming both sizes.
+    package static func preprocess(_ image: PixelImage, regionOfInterest: CGRect = wholeImage,
+                                   rotationDegrees: Int = 0, mirrored: Bool = false,
+                                   into tensor: UnsafeMutableRawBufferPointer,
+                                   width: Int, height: Int, element: TensorElement) throws(TasksError) {
+        guard rotationDegrees % 90 == 0 else {
+            throw .invalidArgument("Expected rotation to be a multiple of 90°. Got \(rotationDegrees)°.")
+        }
+        let region = try validatedRegion(regionOfInterest)
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw .invalidArgument("Invalid tensor size \(width)x\(height): width and height must be > 0.")
+        }
+        let byteCount = tensorByteCount(width: width, height: height, element: element)
+        guard tensor.count == byteCount, tensor.baseAddress != nil else {
+            throw .invalidArgument(
+                "Tensor buffer has \(tensor.count) bytes, expected \(byteCount) (\(height)x\(width)x3 elements of \(element.byteCount) bytes).")
+        }
+        let geometry = SamplingGeometry(imageWidth: image.width, imageHeight: image.height,
+                                        tensorWidth: width, tensorHeight: height, region: region,
+                                        rotationDegrees: rotationDegrees, mirrored: mirrored)
+        switch element {
+        case .uint8:
+            BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                                   writer: ByteWriter(tensor: tensor))
+        case let .float32(scale, offset):
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
+                for value in 0..<256 {
+                    table.initializeElement(at: value, to: Float(value) * scale + offset)
+                }
+                BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                                       writer: FloatWriter(tensor: tensor, table: UnsafeBufferPointer(table)))
+            }
+        }
+    }
+
+    /// Checks a region of interest as MediaPipe's `ConvertToNormalizedRect` does.
+    static func validatedRegion(_ rect: CGRect) throws(TasksError) -> NormalizedRegion {
+        let region = NormalizedRegion(left: Float(rect.origin.x), top: Float(rect.origin.y),
+                                      right: Float(rect.origin.x + rect.size.width),
+                                      bottom: Float(rect.origin.y + rect.size.height))
+        let values = "Got left \(region.left), top \(region.top), right \(region.right), bottom \(region.bottom)."
+        if region.left >= region.right || region.top >= region.bottom {
+            throw .invalidArgument("Expected RectF with left < right and top < bottom. \(values)")
+        }
+        // The negated form also rejects NaN, which MediaPipe only catches later.
+        if !(region.left >= 0 && region.top >= 0 && region.right <= 1 && region.bottom <= 1) {
+            throw .invalidArgument("Expected RectF values to be in [0,1]. \(values)")
+        }
+        return region
+    }
+}

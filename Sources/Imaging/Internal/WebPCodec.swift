@@ -1,0 +1,56 @@
+import CImageCodecs
+import TasksCommon
+
+/// WebP decoding through libwebp (called directly: it needs no setjmp).
+enum WebPCodec {
+    /// Decodes a still WebP file (lossy or lossless) to `.rgba8` when it has alpha,
+    /// else `.rgb8`, with libwebp's default (fancy) upsampling.
+    ///
+    /// - Throws: `TasksError` `invalidArgumentError` naming libwebp's status, or the
+    ///   size-limit error of `ImageDecoder.checkDimensions`. Animated files are rejected.
+    static func decode(_ bytes: [UInt8], source: String) throws(TasksError) -> PixelImage {
+        var features = WebPBitstreamFeatures()
+        // WebPGetFeatures: borrows the input, fills `features`.
+        let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        guard status == VP8_STATUS_OK else {
+            throw ImageDecoder.decodingError(source, "invalid WebP header (\(describe(status)))")
+        }
+        guard features.has_animation == 0 else {
+            throw ImageDecoder.decodingError(source, "animated WebP is not supported")
+        }
+        let width = Int(features.width), height = Int(features.height)
+        try ImageDecoder.checkDimensions(width: width, height: height, source: source)
+        let format: PixelFormat = features.has_alpha != 0 ? .rgba8 : .rgb8
+        let bytesPerRow = width * format.bytesPerPixel
+        let pixels = try makePixels(byteCount: bytesPerRow * height) { buffer in
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else {
+                return ImageDecoder.decodingError(source, "libwebp version mismatch")
+            }
+            // Decode straight into our buffer (external memory: libwebp does not own it).
+            config.output.colorspace = format == .rgba8 ? MODE_RGBA : MODE_RGB
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(bytesPerRow)
+            config.output.u.RGBA.size = buffer.count
+            let status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+            WebPFreeDecBuffer(&config.output)
+            return status == VP8_STATUS_OK ? nil : ImageDecoder.decodingError(source, describe(status))
+        }
+        return PixelImage(unchecked: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
+    }
+
+    /// A readable name for a libwebp status.
+    static func describe(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "corrupt WebP bitstream"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported WebP feature"
+        case VP8_STATUS_SUSPENDED: "decoding suspended"
+        case VP8_STATUS_USER_ABORT: "decoding aborted"
+        case VP8_STATUS_NOT_ENOUGH_DATA: "truncated WebP data"
+        default: "libwebp status \(status.rawValue)"
+        }
+    }
+}
