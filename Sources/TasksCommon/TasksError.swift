@@ -6,7 +6,9 @@ import Foundation
 /// Mirrors the `NSError`s of MediaPipe Tasks iOS: bridged to `NSError` it has the domain
 /// `"com.google.mediapipe.tasks"`, the code's raw value, and the localized description
 /// `"<STATUS_NAME>: <message>"` (for example `"INVALID_ARGUMENT: Invalid \`max_results\`
-/// option: value must be != 0."`), so `catch let error as NSError` code ports unchanged.
+/// option: value must be != 0."`). On Linux a `catch let error as NSError` pattern does not
+/// match Swift errors (Foundation there does not bridge implicitly); write
+/// `catch { let error = error as NSError ... }` instead, which works on every platform.
 public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The MediaPipe error domain.
     public static let domain = "com.google.mediapipe.tasks"
@@ -41,4 +43,6 @@ extension TasksError: CustomNSError, LocalizedError {
     public static var errorDomain: String { domain }
     public var errorCode: Int { code.rawValue }
     public var errorDescription: String? { description }
+    /// Carries the description for `NSError.localizedDescription`, which on Linux does not consult `LocalizedError`.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 }

@@ -1,1 +1,34 @@
-print("vision-tasks")
+import Foundation
+
+/// `vision-tasks`: classify images with MediaPipe-compatible image classification models.
+let usage = """
+USAGE: vision-tasks COMMAND [options]
+
+COMMANDS:
+  classify     Classify image files and folders with a .tflite model.
+
+Run `vision-tasks COMMAND --help` for a command's options.
+"""
+
+func main() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    guard let command = arguments.first else {
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        return 2
+    }
+    let rest = Array(arguments.dropFirst())
+    do throws(UsageError) {
+        switch command {
+        case "classify": return try ClassifyCommand.run(rest)
+        case "-h", "--help", "help":
+            print(usage)
+            return 0
+        default: throw UsageError("unknown command '\(command)'")
+        }
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error.message)\nRun `vision-tasks --help` for usage.\n".utf8))
+        return 2
+    }
+}
+
+exit(main())

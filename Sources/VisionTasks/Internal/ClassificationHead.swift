@@ -1,0 +1,90 @@
+import LiteRT
+import TFLiteMetadata
+import TasksCommon
+
+/// What the classifier knows about one output head, resolved once at creation: how to read
+/// its scores, its labels and display names, and its calibration.
+struct ClassificationHead: Sendable {
+    /// The head (output tensor) index.
+    let index: Int
+    /// The output tensor metadata's name; `""` without metadata, as MediaPipe iOS reports it.
+    let name: String
+    /// The number of categories N (the output's element count).
+    let categoryCount: Int
+    /// The output's quantization, or nil for float32 scores.
+    let quantization: Quantization?
+    /// Category names from the first label file, or nil when the head has no labels.
+    let labels: [String]?
+    /// Display names from the label file in the requested locale, or nil when there is none.
+    let displayNames: [String]?
+    /// The score calibration, when the metadata has one.
+    let calibrator: ScoreCalibrator?
+
+    /// - Parameters:
+    ///   - tensor: the output tensor; `[1, N]` or `[1, 1, 1, N]`, FLOAT32 or UINT8.
+    ///   - metadata: its tensor metadata, if any.
+    ///   - files: the model's associated files.
+    ///   - locale: the display-names locale.
+    /// - Throws: `TasksError` for an unsupported output, a missing associated file, a label or
+    ///   calibration file whose line count is not N.
+    init(index: Int, tensor: TensorDescription, metadata: TensorMetadata?, files: AssociatedFiles, locale: String) throws(TasksError) {
+        let shape = tensor.shape
+        guard (shape.count == 2 || shape.count == 4), shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last, count > 0 else {
+            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported shape: expected [1, N] or [1, 1, 1, N].")
+        }
+        guard tensor.elementType == .float32 || tensor.elementType == .uint8 else {
+            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported type: expected FLOAT32 or UINT8.")
+        }
+        self.index = index
+        self.name = metadata?.name ?? ""
+        self.categoryCount = count
+        self.quantization = tensor.elementType == .uint8 ? (tensor.quantization ?? Quantization(scale: 1, zeroPoint: 0)) : nil
+        let labelFiles = metadata?.associatedFiles(ofType: .tensorAxisLabels) ?? []
+        self.labels = try labelFiles.first.map { file throws(TasksError) in
+            try ClassificationHead.lines(of: file, in: files, expected: count, tensor: tensor)
+        }
+        let displayFile = labelFiles.first { ($0.locale ?? "") == locale }
+        self.displayNames = try displayFile.map { file throws(TasksError) in
+            try ClassificationHead.lines(of: file, in: files, expected: count, tensor: tensor)
+        }
+        self.calibrator = try metadata?.scoreCalibration.map { options throws(TasksError) in
+            try ClassificationHead.calibrator(options, metadata: metadata, files: files, count: count, tensor: tensor)
+        }
+    }
+
+    private static func lines(of file: AssociatedFileInfo, in files: AssociatedFiles, expected: Int,
+                              tensor: TensorDescription) throws(TasksError) -> [String] {
+        let labels = LabelFile.parse(try files.contents(of: file.name))
+        guard labels.count == expected else {
+            throw .invalidArgument("Mismatch between number of labels (\(labels.count)) in \(file.name) "
+                + "and number of categories (\(expected)) of output tensor \(tensor).")
+        }
+        return labels
+    }
+
+    private static func calibrator(_ options: ScoreCalibrationOptions, metadata: TensorMetadata?, files: AssociatedFiles,
+                                   count: Int, tensor: TensorDescription) throws(TasksError) -> ScoreCalibrator {
+        guard let file = metadata?.associatedFiles(ofType: .tensorAxisScoreCalibration).first else {
+            throw .notFound("Found ScoreCalibrationOptions but no TENSOR_AXIS_SCORE_CALIBRATION associated file for output tensor \(tensor).")
+        }
+        let sigmoids = try ScoreCalibrationFile.parse(try files.contents(of: file.name))
+        guard sigmoids.count == count else {
+            throw .invalidArgument("Mismatch between number of sigmoids (\(sigmoids.count)) in \(file.name) "
+                + "and number of elements in the input scores tensor (\(count)).")
+        }
+        return ScoreCalibrator(transformation: options.transformation, defaultScore: options.defaultScore, sigmoids: sigmoids)
+    }
+
+    /// The head's scores as floats: dequantized (`scale · (q − zeroPoint)`) and calibrated.
+    func scores(from bytes: UnsafeRawBufferPointer) -> [Float] {
+        var scores: [Float]
+        if let quantization {
+            let zeroPoint = Float(quantization.zeroPoint)
+            scores = bytes.prefix(categoryCount).map { quantization.scale * (Float($0) - zeroPoint) }
+        } else {
+            scores = (0..<categoryCount).map { bytes.load(fromByteOffset: $0 * 4, as: Float.self) }
+        }
+        calibrator?.calibrate(&scores)
+        return scores
+    }
+}

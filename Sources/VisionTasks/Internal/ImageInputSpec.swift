@@ -1,0 +1,62 @@
+import Imaging
+import LiteRT
+import TFLiteMetadata
+import TasksCommon
+
+/// The model's image input, checked at creation as MediaPipe's `BuildInputImageTensorSpecs`
+/// does: one `[1, H, W, 3]` tensor of type UINT8 or FLOAT32, RGB, and for FLOAT32 the
+/// normalization that maps a byte `p` to a float.
+struct ImageInputSpec: Sendable {
+    /// The tensor's width and height in pixels.
+    let width: Int
+    let height: Int
+    /// Bytes as they are (uint8 models; normalization metadata is ignored, as in MediaPipe) or
+    /// normalized floats.
+    let element: TensorElement
+
+    /// - Throws: `TasksError` with MediaPipe's code and message for each unsupported input.
+    init(inputs: [TensorDescription], metadata: TensorMetadata?) throws(TasksError) {
+        guard inputs.count == 1 else {
+            throw .invalidArgument("Image tflite models are assumed to have a single input; this model has \(inputs.count).")
+        }
+        let tensor = inputs[0]
+        if let properties = metadata?.imageProperties, properties.colorSpace != .rgb {
+            throw .invalidArgument("Only RGB color space is supported for now (input tensor \(tensor), color space \(properties.colorSpace)).")
+        }
+        guard tensor.shape.count == 4 else {
+            throw .invalidArgument("Only 4D tensors in BHWD layout are supported; input tensor \(tensor) has \(tensor.shape.count) dimensions.")
+        }
+        guard tensor.elementType == .uint8 || tensor.elementType == .float32 else {
+            throw .invalidArgument("Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.elementType).")
+        }
+        let (batch, height, width, depth) = (tensor.shape[0], tensor.shape[1], tensor.shape[2], tensor.shape[3])
+        guard batch == 1, depth == 3, width > 0, height > 0 else {
+            throw .invalidArgument("The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
+                + "Got \(batch) x \(height) x \(width) x \(depth) for input tensor \(tensor.name).")
+        }
+        self.width = width
+        self.height = height
+        self.element = tensor.elementType == .float32
+            ? try ImageInputSpec.normalization(metadata?.normalization, tensor: tensor) : .uint8
+    }
+
+    private static func normalization(_ options: NormalizationOptions?, tensor: TensorDescription) throws(TasksError) -> TensorElement {
+        guard let options else {
+            throw .notFound("Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+        }
+        let (mean, std) = (options.mean, options.std)
+        guard mean.count == std.count else {
+            throw .invalidArgument("NormalizationOptions: expected mean and std of same dimension, got \(mean.count) and \(std.count).")
+        }
+        guard mean.count == 1 || mean.count == 3 else {
+            throw .invalidArgument("NormalizationOptions: only 1 or 3 mean and std values are supported, got \(mean.count).")
+        }
+        guard Set(mean).count == 1, Set(std).count == 1 else {
+            throw .unimplemented("Per-channel image normalization is not available.")
+        }
+        guard abs(std[0]) > 1e-6 else {
+            throw .invalidArgument("NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
+        }
+        return TensorElement(mean: mean[0], std: std[0])
+    }
+}

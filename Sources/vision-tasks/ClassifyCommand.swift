@@ -1,0 +1,115 @@
+import Foundation
+import VisionTasks
+
+/// `vision-tasks classify`: classifies image files and folders with an `ImageClassifier`.
+enum ClassifyCommand {
+    static let help = """
+    USAGE: vision-tasks classify --model MODEL [options] IMAGE_OR_FOLDER...
+
+    Classifies JPEG, PNG and WebP images (folders are searched recursively for .jpg, .jpeg,
+    .png and .webp files) with a TFLite image classification model, as MediaPipe's
+    ImageClassifier does in image mode. A file's EXIF orientation is applied.
+
+    OPTIONS:
+      --model PATH             The .tflite model (required).
+      --max-results N          Categories per head, best first; -1 for all (default 5).
+      --score-threshold T      Drop categories scoring below T (default 0).
+      --allow NAME             Keep only this category name; repeat for several.
+      --deny NAME              Drop this category name; repeat for several.
+      --locale CODE            Display-names locale (default en).
+      --roi X,Y,W,H            Region of interest, normalized [0,1], top-left origin, in the
+                               stored image's coordinates (as a CGRect).
+      --rotation DEG           Rotate the stored pixels clockwise by DEG (a multiple of 90),
+                               MediaPipe's rotation_degrees; replaces the EXIF orientation.
+      --threads N              CPU threads for inference (default \(BaseOptions.defaultThreadCount)).
+      --format FORMAT          table (default), json (one array) or jsonl (one object per line).
+      -h, --help               Show this help.
+
+    Each image's result is printed as it is done; an image that cannot be read or classified
+    is reported with its path and reason and the others are still classified.
+    EXIT STATUS: 0 when every image was classified, 1 when any failed or the model could not be
+    loaded, 2 for a usage error.
+    """
+
+    static let valueOptions: Set<String> = ["model", "max-results", "score-threshold", "allow", "deny", "locale",
+                                            "roi", "rotation", "threads", "format"]
+
+    /// Runs the command; returns the exit status.
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let parsed = try ParsedArguments(arguments, valueOptions: valueOptions, flags: ["help", "h"])
+        if parsed.flags.contains("help") || parsed.flags.contains("h") {
+            print(help)
+            return 0
+        }
+        let format = try outputFormat(parsed)
+        let orientation = try rotation(parsed)
+        let roi = try regionOfInterest(parsed)
+        guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
+        let classifier: ImageClassifier
+        do {
+            classifier = try ImageClassifier(options: try options(parsed))
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            return 1
+        }
+        var printer = OutcomePrinter(format: format)
+        var failures = 0
+        for path in ImageFiles.expand(parsed.positionals) {
+            let result = classify(path, classifier: classifier, orientation: orientation, roi: roi)
+            if case .failure = result { failures += 1 }
+            printer.add(ImageOutcome(image: path, result: result))
+        }
+        printer.finish()
+        return failures == 0 ? 0 : 1
+    }
+
+    private static func classify(_ path: String, classifier: ImageClassifier, orientation: ImageOrientation?,
+                                 roi: CGRect) -> Result<ImageClassifierResult, TasksError> {
+        do {
+            let image = try MPImage(contentsOfFile: path, orientation: orientation)
+            return .success(try classifier.classify(image: image, regionOfInterest: roi))
+        } catch let error as TasksError {
+            return .failure(error)
+        } catch {
+            return .failure(TasksError(.unknownError, "\(path): \(error)"))
+        }
+    }
+
+    private static func options(_ parsed: ParsedArguments) throws(UsageError) -> ImageClassifierOptions {
+        guard let model = parsed.value("model") else { throw UsageError("--model is required") }
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = model
+        options.baseOptions.threadCount = try parsed.int("threads", default: BaseOptions.defaultThreadCount)
+        options.maxResults = try parsed.int("max-results", default: 5)
+        options.scoreThreshold = try parsed.float("score-threshold", default: 0)
+        options.categoryAllowlist = parsed.options["allow"] ?? []
+        options.categoryDenylist = parsed.options["deny"] ?? []
+        options.displayNamesLocale = parsed.value("locale")
+        return options
+    }
+
+    private static func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat {
+        let text = parsed.value("format") ?? "table"
+        guard let format = OutputFormat(rawValue: text) else {
+            throw UsageError("--format must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return format
+    }
+
+    /// MediaPipe's rotation_degrees as the orientation that applies it (nil: keep the file's).
+    private static func rotation(_ parsed: ParsedArguments) throws(UsageError) -> ImageOrientation? {
+        guard parsed.value("rotation") != nil else { return nil }
+        let degrees = try parsed.int("rotation", default: 0)
+        guard degrees % 90 == 0 else { throw UsageError("--rotation: Expected rotation to be a multiple of 90°, got \(degrees).") }
+        return [ImageOrientation.up, .right, .down, .left][((degrees / 90) % 4 + 4) % 4]
+    }
+
+    private static func regionOfInterest(_ parsed: ParsedArguments) throws(UsageError) -> CGRect {
+        guard let text = parsed.value("roi") else { return .zero }
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard values.count == 4, let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
+            throw UsageError("--roi expects four numbers X,Y,W,H, got '\(text)'")
+        }
+        return CGRect(x: x, y: y, width: width, height: height)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Expands the command's image arguments: files as given, folders into the image files they
+/// contain (recursively, by extension, sorted by path).
+enum ImageFiles {
+    /// The extensions a folder is searched for (lower-cased).
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    /// Each argument as a file path, or the image files inside it when it is a folder.
+    /// A path that does not exist is kept, so that it is reported like any unreadable file.
+    static func expand(_ arguments: [String]) -> [String] {
+        arguments.flatMap { path -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                return [path]
+            }
+            return imagesInFolder(path)
+        }
+    }
+
+    private static func imagesInFolder(_ folder: String) -> [String] {
+        let root = URL(fileURLWithPath: folder)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        var found: [String] = []
+        for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased()) {
+            let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
+            found.append((folder as NSString).appendingPathComponent(String(relative)))
+        }
+        return found.sorted()
+    }
+}
