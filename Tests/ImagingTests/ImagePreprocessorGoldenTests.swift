@@ -5,7 +5,7 @@ import Testing
 
 /// MediaPipe's own input tensors, byte for byte.
 ///
-/// Printed by `python3 make_golden.py ../shared/testdata/images` (GoldenScripts.swift) with
+/// Printed by `python3 make_golden.py ../shared/testdata/images` (Tests/Reference/imaging/make_golden.py) with
 /// mediapipe 1.2.3. It classifies Pillow-decoded pixels (which `ImageDecoder` matches
 /// exactly) with probe models whose only operation reshapes the input tensor into the
 /// output, so MediaPipe's scores are its tensor elements, and prints an FNV-1a 64 of the

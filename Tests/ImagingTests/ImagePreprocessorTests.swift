@@ -61,7 +61,7 @@ struct ImagePreprocessorTests {
     }
 
     /// The tiny image `[[0, 10, 20], [30, 40, 50]]` (3x2, gray as RGB): MediaPipe's tensors,
-    /// printed by make_golden.py (GoldenScripts.swift). They show MediaPipe's geometry: the
+    /// printed by make_golden.py (Tests/Reference/imaging/make_golden.py). They show MediaPipe's geometry: the
     /// rectangle's corners, not pixel centres, map to the tensor's corners, so a rotation
     /// shifts the content by one pixel and replicates the edge.
     @Test("tiny image rotations", arguments: [

@@ -4,7 +4,7 @@ import Testing
 @testable import Imaging
 
 /// The synthetic 7x5 pictures the lossless fixtures encode (the same formulas as
-/// `make_fixtures.py` in GoldenScripts.swift).
+/// Tests/Reference/imaging/make_fixtures.py).
 enum TestPicture {
     static let width = 7, height = 5
 
