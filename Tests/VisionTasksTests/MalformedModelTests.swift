@@ -40,7 +40,7 @@ struct MalformedModelTests {
     func corruptedModelsNeverCrash(model: String) throws {
         let original = try TestData.bytes("models/\(model)")
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        var generator = SeededGenerator(seed: 0x5eed)
+        var generator = SplitMix64(seed: 0x5eed)
         var outcomes = (loaded: 0, rejected: 0)
         for round in 0..<60 {
             var bytes = original
@@ -58,18 +58,5 @@ struct MalformedModelTests {
         }
         #expect(outcomes.loaded + outcomes.rejected == 60)
         #expect(outcomes.rejected > 0, "some damage must be detected")
-    }
-}
-
-/// SplitMix64: a small seeded generator so that corruption tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
