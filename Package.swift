@@ -5,6 +5,7 @@ let package = Package(
     name: "SwiftVisionTasks",
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
+        .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -25,14 +26,16 @@ let package = Package(
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
-        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks"], path: "Sources/vision-tasks"),
+        .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "VisionTasks"]),
+        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling"], path: "Sources/vision-tasks"),
 
         // Tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "LiteRT", "TFLiteMetadata", "TestSupport"]),
+        .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

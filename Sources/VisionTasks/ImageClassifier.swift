@@ -54,7 +54,7 @@ public final class ImageClassifier: Sendable {
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
             threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale ?? "en",
-            maxResults: options.maxResults, scoreThreshold: options.scoreThreshold,
+            maxResults: options.maxResults, scoreThreshold: .value(options.scoreThreshold),
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         state = Mutex(State(engine: try ClassifierEngine(configuration)))
         runningMode = options.runningMode

@@ -41,7 +41,7 @@ enum ClassifyCommand {
             print(help)
             return 0
         }
-        let format = try outputFormat(parsed)
+        let format = try OutputFormat(parsed)
         let orientation = try rotation(parsed)
         let roi = try regionOfInterest(parsed)
         guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
@@ -52,26 +52,18 @@ enum ClassifyCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             return 1
         }
-        var printer = OutcomePrinter(format: format)
-        var failures = 0
-        for path in ImageFiles.expand(parsed.positionals) {
-            let result = classify(path, classifier: classifier, orientation: orientation, roi: roi)
-            if case .failure = result { failures += 1 }
-            printer.add(ImageOutcome(image: path, result: result))
+        return OutcomePrinter.run(parsed.positionals, format: format) { path in
+            classify(path, classifier: classifier, orientation: orientation, roi: roi)
         }
-        printer.finish()
-        return failures == 0 ? 0 : 1
     }
 
     private static func classify(_ path: String, classifier: ImageClassifier, orientation: ImageOrientation?,
-                                 roi: CGRect) -> Result<ImageClassifierResult, TasksError> {
+                                 roi: CGRect) -> ImageOutcome.Payload {
         do {
             let image = try MPImage(contentsOfFile: path, orientation: orientation)
-            return .success(try classifier.classify(image: image, regionOfInterest: roi))
-        } catch let error as TasksError {
-            return .failure(error)
+            return .classifications(try classifier.classify(image: image, regionOfInterest: roi).classificationResult.classifications)
         } catch {
-            return .failure(TasksError(.unknownError, "\(path): \(error)"))
+            return .error(error as? TasksError ?? TasksError(.unknownError, "\(path): \(error)"))
         }
     }
 
@@ -86,14 +78,6 @@ enum ClassifyCommand {
         options.categoryDenylist = parsed.options["deny"] ?? []
         options.displayNamesLocale = parsed.value("locale")
         return options
-    }
-
-    private static func outputFormat(_ parsed: ParsedArguments) throws(UsageError) -> OutputFormat {
-        let text = parsed.value("format") ?? "table"
-        guard let format = OutputFormat(rawValue: text) else {
-            throw UsageError("--format must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
-        }
-        return format
     }
 
     /// MediaPipe's rotation_degrees as the orientation that applies it (nil: keep the file's).

@@ -24,7 +24,8 @@ enum ImageFiles {
             return []
         }
         var found: [String] = []
-        for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased()) {
+        for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased())
+            && (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
             let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
             found.append((folder as NSString).appendingPathComponent(String(relative)))
         }

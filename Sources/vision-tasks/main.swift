@@ -1,11 +1,12 @@
 import Foundation
 
-/// `vision-tasks`: classify images with MediaPipe-compatible image classification models.
+/// `vision-tasks`: classify and label images with MediaPipe- and ML Kit-compatible models.
 let usage = """
 USAGE: vision-tasks COMMAND [options]
 
 COMMANDS:
-  classify     Classify image files and folders with a .tflite model.
+  classify     Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
+  label        Label image files and folders with an AutoML export or a custom model (ML Kit).
 
 Run `vision-tasks COMMAND --help` for a command's options.
 """
@@ -20,6 +21,7 @@ func main() -> Int32 {
     do throws(UsageError) {
         switch command {
         case "classify": return try ClassifyCommand.run(rest)
+        case "label": return try LabelCommand.run(rest)
         case "-h", "--help", "help":
             print(usage)
             return 0

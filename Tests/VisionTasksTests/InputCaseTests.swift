@@ -95,34 +95,14 @@ struct InputCaseTests {
     /// (a turn resamples on a grid shifted by MediaPipe's pixel convention; a mirror alone is exact).
     @Test(arguments: ImageOrientation.allCases)
     func orientationRestoresTheUprightPicture(orientation: ImageOrientation) throws {
-        let (width, height) = (photo.width, photo.height)
-        let quarterTurn = [.left, .right, .leftMirrored, .rightMirrored].contains(orientation)
-        let (storedWidth, storedHeight) = quarterTurn ? (height, width) : (width, height)
-        // Stored pixel (x, y) shows the upright pixel that the orientation will move there.
-        let stored = buffer(width: storedWidth, height: storedHeight, bytesPerRow: storedWidth * 3) { x, y in
-            let (u, v) = Self.upright(x, y, orientation: orientation, storedWidth: storedWidth, storedHeight: storedHeight)
-            return self.rgb(u, v)
-        }
-        let image = try MPImage(pixels: stored, width: storedWidth, height: storedHeight, format: .rgb8, orientation: orientation)
+        let stored = OrientedPixels(upright: photo, orientation: orientation)
+        let image = try MPImage(pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8,
+                                orientation: orientation)
         let upright = try categories(MPImage(contentsOf: TestData.image("burger.jpg")))
         let ours = try categories(image)
         #expect(ours.first?.index == upright.first?.index)
         let tolerance: Float = orientation == .up || orientation == .upMirrored ? 0 : 0.05
         #expect(abs((ours.first?.score ?? 0) - (upright.first?.score ?? 1)) <= tolerance)
-    }
-
-    /// Where the stored pixel (x, y) appears once the orientation is applied (UIImage/EXIF meaning).
-    static func upright(_ x: Int, _ y: Int, orientation: ImageOrientation, storedWidth w: Int, storedHeight h: Int) -> (Int, Int) {
-        switch orientation {
-        case .up: (x, y)
-        case .upMirrored: (w - 1 - x, y)
-        case .down: (w - 1 - x, h - 1 - y)
-        case .downMirrored: (x, h - 1 - y)
-        case .right: (h - 1 - y, x)          // rotate 90° clockwise to display
-        case .left: (y, w - 1 - x)           // rotate 90° counter-clockwise to display
-        case .leftMirrored: (y, x)           // transpose
-        case .rightMirrored: (h - 1 - y, w - 1 - x)  // transverse
-        }
     }
 
     @Test func modelFromPathAndFromBytesGiveIdenticalResults() throws {

@@ -34,7 +34,7 @@ struct AutoMLPostprocessingTests {
     func fixedScores(_ item: Case) throws {
         let asset = try ModelAsset(path: TestData.model("automl_labeler_model.tflite").path, buffer: nil)
         let engine = try ClassifierEngine(ClassifierConfiguration(
-            asset: asset, threadCount: 1, maxResults: item.maxResults, scoreThreshold: item.scoreThreshold,
+            asset: asset, threadCount: 1, maxResults: item.maxResults, scoreThreshold: .value(item.scoreThreshold),
             categoryAllowlist: item.allowlist, categoryDenylist: item.denylist))
         let raw: [UInt8] = [0, 64, 255, 32, 128]
         let scores = raw.withUnsafeBytes { engine.heads[0].scores(from: $0) }

@@ -14,9 +14,12 @@ struct ClassificationHead: Sendable {
     /// The output's quantization, or nil for float32 scores.
     let quantization: Quantization?
     /// Category names from the first label file, or nil when the head has no labels.
-    let labels: [String]?
+    var labels: [String]?
     /// Display names from the label file in the requested locale, or nil when there is none.
-    let displayNames: [String]?
+    var displayNames: [String]?
+    /// The metadata's ScoreThresholdingOptions threshold (unused by MediaPipe; ML Kit's custom
+    /// models use it when no confidence threshold is set).
+    let metadataScoreThreshold: Float?
     /// The score calibration, when the metadata has one.
     let calibrator: ScoreCalibrator?
 
@@ -38,6 +41,7 @@ struct ClassificationHead: Sendable {
         self.index = index
         self.name = metadata?.name ?? ""
         self.categoryCount = count
+        self.metadataScoreThreshold = metadata?.scoreThresholding?.globalScoreThreshold
         self.quantization = tensor.elementType == .uint8 ? (tensor.quantization ?? Quantization(scale: 1, zeroPoint: 0)) : nil
         let labelFiles = metadata?.associatedFiles(ofType: .tensorAxisLabels) ?? []
         self.labels = try labelFiles.first.map { file throws(TasksError) in

@@ -15,14 +15,17 @@ package struct ClassifierConfiguration: Sendable {
     /// Top-k per head; negative means all; 0 is rejected.
     package var maxResults: Int
     /// Scores below this are dropped.
-    package var scoreThreshold: Float
+    package var scoreThreshold: ScoreThreshold
     /// Category names to keep (empty: all).
     package var categoryAllowlist: [String]
     /// Category names to drop.
     package var categoryDenylist: [String]
+    /// Category names that replace the model's own for its single head (ML Kit's AutoML `dict.txt`).
+    package var labelOverride: LabelOverride?
 
     package init(asset: ModelAsset, threadCount: Int, displayNamesLocale: String = "en", maxResults: Int = -1,
-                 scoreThreshold: Float = 0, categoryAllowlist: [String] = [], categoryDenylist: [String] = []) {
+                 scoreThreshold: ScoreThreshold = .value(0), categoryAllowlist: [String] = [],
+                 categoryDenylist: [String] = [], labelOverride: LabelOverride? = nil) {
         self.asset = asset
         self.threadCount = threadCount
         self.displayNamesLocale = displayNamesLocale
@@ -30,6 +33,29 @@ package struct ClassifierConfiguration: Sendable {
         self.scoreThreshold = scoreThreshold
         self.categoryAllowlist = categoryAllowlist
         self.categoryDenylist = categoryDenylist
+        self.labelOverride = labelOverride
+    }
+}
+
+/// Where the score threshold comes from.
+package enum ScoreThreshold: Sendable, Equatable {
+    /// This value (MediaPipe always sets one).
+    case value(Float)
+    /// The model metadata's ScoreThresholdingOptions for the first head, else this value
+    /// (ML Kit's custom models with no `confidenceThreshold`).
+    case metadataOr(Float)
+}
+
+/// Labels that replace a single-head model's own, read from a file the caller names.
+package struct LabelOverride: Sendable {
+    /// One label per category, in output order.
+    package var labels: [String]
+    /// The file they came from, for messages.
+    package var source: String
+
+    package init(labels: [String], source: String) {
+        self.labels = labels
+        self.source = source
     }
 }
 
@@ -63,10 +89,18 @@ package final class ClassifierEngine {
         }
         let subgraph = file.metadata?.subgraphs.first
         input = try ImageInputSpec(inputs: model.inputs, metadata: subgraph?.inputTensors.first)
-        heads = try ClassifierEngine.heads(model: model, subgraph: subgraph, files: file.associatedFiles,
-                                           locale: configuration.displayNamesLocale)
+        var heads = try ClassifierEngine.heads(model: model, subgraph: subgraph, files: file.associatedFiles,
+                                               locale: configuration.displayNamesLocale)
+        if let override = configuration.labelOverride {
+            try ClassifierEngine.replaceLabels(of: &heads, with: override, model: asset.source)
+        }
+        self.heads = heads
+        let threshold: Float = switch configuration.scoreThreshold {
+        case .value(let value): value
+        case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
+        }
         postprocessor = try ClassificationPostprocessor(
-            heads: heads, maxResults: configuration.maxResults, scoreThreshold: configuration.scoreThreshold,
+            heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
             allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
         compiled = try CompiledModel(model: model, threadCount: configuration.threadCount)
     }
@@ -89,6 +123,22 @@ package final class ClassifierEngine {
         }
         return heads
     }
+
+    private static func replaceLabels(of heads: inout [ClassificationHead], with override: LabelOverride,
+                                      model: String) throws(TasksError) {
+        guard heads.count == 1 else {
+            throw .invalidArgument("\(override.source) gives labels for one output, but \(model) has \(heads.count) outputs.")
+        }
+        guard override.labels.count == heads[0].categoryCount else {
+            throw .invalidArgument("\(override.source) has \(override.labels.count) labels, but the output of \(model) "
+                + "has \(heads[0].categoryCount) categories.")
+        }
+        heads[0].labels = override.labels
+        heads[0].displayNames = nil
+    }
+
+    /// The score threshold the first head's metadata gives (ScoreThresholdingOptions), if any.
+    package var metadataScoreThreshold: Float? { heads.first?.metadataScoreThreshold }
 
     /// Classifies one image.
     /// - Parameters:

@@ -1,7 +1,8 @@
 import Foundation
+import ImageLabeling
 import VisionTasks
 
-/// How `classify` prints its results.
+/// How `classify` and `label` print their results.
 enum OutputFormat: String, CaseIterable {
     /// A readable table per image, after MediaPipe's ImageClassifierResult example.
     case table
@@ -9,41 +10,68 @@ enum OutputFormat: String, CaseIterable {
     case json
     /// One JSON object per image and line, printed as each image is done.
     case jsonl
+
+    /// The `--format` option's value (default table).
+    /// - Throws: `UsageError` for an unknown format.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let text = parsed.value("format") ?? "table"
+        guard let format = OutputFormat(rawValue: text) else {
+            throw UsageError("--format must be one of \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        self = format
+    }
 }
 
-/// One image's outcome, encoded as `{"image", "classifications"}` or `{"image", "error"}` with
-/// the Swift property names as keys.
+/// One image's outcome, encoded as `{"image", "classifications"}` (classify), `{"image",
+/// "labels"}` (label) or `{"image", "error"}`, with the Swift property names as keys.
 struct ImageOutcome: Encodable {
     let image: String
-    let classifications: [Classifications]?
-    let error: ErrorDescription?
+    let payload: Payload
 
-    struct ErrorDescription: Encodable {
-        /// MediaPipe's status name, such as "INVALID_ARGUMENT".
-        let code: String
-        let message: String
+    enum Payload {
+        case classifications([Classifications])
+        case labels([ImageLabel])
+        case error(TasksError)
     }
 
-    init(image: String, result: Result<ImageClassifierResult, TasksError>) {
-        self.image = image
-        switch result {
-        case .success(let value):
-            classifications = value.classificationResult.classifications
-            error = nil
-        case .failure(let failure):
-            classifications = nil
-            error = ErrorDescription(code: failure.code.statusName, message: failure.message)
-        }
+    var failed: Bool {
+        if case .error = payload { return true }
+        return false
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(image, forKey: .image)
-        try container.encodeIfPresent(classifications.map { $0.map(HeadJSON.init) }, forKey: .classifications)
-        try container.encodeIfPresent(error, forKey: .error)
+        switch payload {
+        case .classifications(let heads): try container.encode(heads.map(HeadJSON.init), forKey: .classifications)
+        case .labels(let labels): try container.encode(labels.map(LabelJSON.init), forKey: .labels)
+        case .error(let error): try container.encode(ErrorJSON(error), forKey: .error)
+        }
     }
 
-    private enum CodingKeys: String, CodingKey { case image, classifications, error }
+    private enum CodingKeys: String, CodingKey { case image, classifications, labels, error }
+}
+
+/// An error in JSON: `code` is MediaPipe's status name, such as "INVALID_ARGUMENT".
+struct ErrorJSON: Encodable {
+    let code: String
+    let message: String
+
+    init(_ error: TasksError) {
+        code = error.code.statusName
+        message = error.message
+    }
+}
+
+/// `ImageLabel` in JSON: text, confidence, index.
+struct LabelJSON: Encodable {
+    let text: String
+    let confidence: Float
+    let index: Int
+
+    init(_ label: ImageLabel) {
+        (text, confidence, index) = (label.text, label.confidence, label.index)
+    }
 }
 
 /// `Classifications` in JSON: headIndex, headName, categories (absent names are null).
@@ -86,6 +114,20 @@ struct OutcomePrinter {
 
     init(format: OutputFormat) { self.format = format }
 
+    /// Runs `work` on every image of `arguments` (folders expanded), printing each outcome as
+    /// it comes; returns the exit status: 0 when all succeeded, 1 when any failed.
+    static func run(_ arguments: [String], format: OutputFormat, work: (String) -> ImageOutcome.Payload) -> Int32 {
+        var printer = OutcomePrinter(format: format)
+        var failures = 0
+        for path in ImageFiles.expand(arguments) {
+            let outcome = ImageOutcome(image: path, payload: work(path))
+            if outcome.failed { failures += 1 }
+            printer.add(outcome)
+        }
+        printer.finish()
+        return failures == 0 ? 0 : 1
+    }
+
     /// Prints (table, jsonl) or keeps (json) one image's outcome. Errors go to stderr in table format.
     mutating func add(_ outcome: ImageOutcome) {
         switch format {
@@ -102,18 +144,28 @@ struct OutcomePrinter {
 
     private static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         guard let data = try? encoder.encode(value) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 
     private func printTable(_ outcome: ImageOutcome) {
-        if let error = outcome.error {
-            FileHandle.standardError.write(Data("\(outcome.image): error: \(error.code): \(error.message)\n".utf8))
-            return
+        switch outcome.payload {
+        case .error(let error):
+            FileHandle.standardError.write(Data("\(outcome.image): error: \(error.code.statusName): \(error.message)\n".utf8))
+        case .classifications(let heads):
+            print(outcome.image)
+            printHeads(heads)
+        case .labels(let labels):
+            print(outcome.image)
+            let rows = labels.map { [String($0.index), $0.text, String(format: "%.5f", $0.confidence)] }
+            printAligned(header: ["index", "text", "confidence"], rows: rows, indent: "  ")
+            if rows.isEmpty { print("  (no label above the confidence threshold)") }
         }
-        print(outcome.image)
-        for head in outcome.classifications ?? [] {
+    }
+
+    private func printHeads(_ heads: [Classifications]) {
+        for head in heads {
             let name = head.headName.map { $0.isEmpty ? "" : " (\($0))" } ?? ""
             print("  head \(head.headIndex)\(name)")
             let rows = head.categories.map { [String($0.index), $0.categoryName ?? "", $0.displayName ?? "", String(format: "%.5f", $0.score)] }

@@ -1,0 +1,56 @@
+import Foundation
+import TasksCommon
+import VisionTasks
+
+/// ML Kit's labeler options turned into the classification pipeline's configuration.
+struct LabelerConfiguration {
+    let options: CommonImageLabelerOptions
+
+    init(_ options: CommonImageLabelerOptions) { self.options = options }
+
+    /// Reads the model (and the AutoML manifest and labels), checks the options, builds the engine.
+    func makeEngine() throws(TasksError) -> sending ClassifierEngine {
+        guard options.maxResultCount >= 1 else {
+            throw .invalidArgument("maxResultCount must be at least 1, got \(options.maxResultCount).")
+        }
+        let explicit = options.confidenceThreshold.map(\.floatValue)
+        if let explicit, !(0...1).contains(explicit) {
+            throw .invalidArgument("confidenceThreshold must be in [0, 1], got \(explicit).")
+        }
+        let (model, isAutoMLOptions) = try localModel()
+        let threshold: ScoreThreshold = explicit.map { .value($0) }
+            ?? (isAutoMLOptions ? .value(AutoMLImageLabelerOptions.defaultConfidenceThreshold) : .metadataOr(0))
+        var configuration = ClassifierConfiguration(
+            asset: try ModelAsset(path: model.path, buffer: nil), threadCount: BaseOptions.defaultThreadCount,
+            maxResults: options.maxResultCount, scoreThreshold: threshold)
+        if let manifest = model.manifest {
+            configuration.labelOverride = LabelOverride(labels: try manifest.labels(), source: manifest.labelsURL.path)
+        }
+        do {
+            return try ClassifierEngine(configuration)
+        } catch {
+            // Contract errors (input type, shapes...) do not say which file; ours must.
+            throw error.message.contains(model.path) ? error : TasksError(error.code, "\(model.path): \(error.message)")
+        }
+    }
+
+    /// The model file and, for AutoML exports, the manifest; and whether these are AutoML options.
+    private func localModel() throws(TasksError) -> (model: (path: String, manifest: AutoMLManifest?), isAutoML: Bool) {
+        let local: LocalModel?
+        let remote: RemoteModel?
+        let isAutoML: Bool
+        switch options {
+        case let automl as AutoMLImageLabelerOptions: (local, remote, isAutoML) = (automl.localModel, automl.remoteModel, true)
+        case let custom as CustomImageLabelerOptions: (local, remote, isAutoML) = (custom.localModel, custom.remoteModel, false)
+        default: throw .invalidArgument("Unsupported options type \(type(of: options)).")
+        }
+        if let remote {
+            throw .unimplemented("Remote models are not available in this version: cannot download '\(remote.name)'; "
+                + "use a local model.")
+        }
+        guard let local else { throw .invalidArgument("The options name no model.") }
+        guard let automl = local as? AutoMLImageLabelerLocalModel else { return ((local.path, nil), isAutoML) }
+        let manifest = try AutoMLManifest(path: automl.manifestPath)
+        return ((manifest.modelURL.path, manifest), isAutoML)
+    }
+}
