@@ -44,12 +44,13 @@ enum ClassifyCommand {
         let format = try OutputFormat(parsed)
         let orientation = try rotation(parsed)
         let roi = try regionOfInterest(parsed)
+        let options = try options(parsed)
         guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
         let classifier: ImageClassifier
         do {
-            classifier = try ImageClassifier(options: try options(parsed))
+            classifier = try ImageClassifier(options: options)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            reportModelError(error, model: options.baseOptions.modelAssetPath)
             return 1
         }
         return OutcomePrinter.run(parsed.positionals, format: format) { path in

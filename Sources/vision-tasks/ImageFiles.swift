@@ -10,12 +10,14 @@ enum ImageFiles {
     /// A path that does not exist is kept, so that it is reported like any unreadable file.
     static func expand(_ arguments: [String]) -> [String] {
         arguments.flatMap { path -> [String] in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                return [path]
-            }
-            return imagesInFolder(path)
+            isFolder(path) ? imagesInFolder(path) : [path]
         }
+    }
+
+    /// Whether `path` is a folder, following symbolic links (a link to a photo is a photo).
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     private static func imagesInFolder(_ folder: String) -> [String] {
@@ -24,8 +26,7 @@ enum ImageFiles {
             return []
         }
         var found: [String] = []
-        for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased())
-            && (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased()) && !isFolder(url.path) {
             let relative = url.path.dropFirst(root.path.count).drop { $0 == "/" }
             found.append((folder as NSString).appendingPathComponent(String(relative)))
         }

@@ -41,7 +41,7 @@ enum LabelCommand {
         do {
             labeler = try ImageLabeler(options: options)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            reportModelError(error, model: parsed.value("manifest") ?? parsed.value("model") ?? "")
             return 1
         }
         return OutcomePrinter.run(parsed.positionals, format: format) { path in

@@ -11,6 +11,14 @@ COMMANDS:
 Run `vision-tasks COMMAND --help` for a command's options.
 """
 
+/// Prints why a model could not be used, naming it when the message does not (MediaPipe's
+/// model-contract messages name the tensor, not the file).
+func reportModelError(_ error: any Error, model: String) {
+    let text = "\(error)"
+    let line = text.contains(model) ? "error: \(text)" : "error: \(model): \(text)"
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
 func main() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--help` texts: printed on stdout with status 0, listing every command and option.
+/// These need no test data.
+struct HelpTests {
+    /// The top-level usage, in full: every command.
+    static let usage = """
+        USAGE: vision-tasks COMMAND [options]
+
+        COMMANDS:
+          classify     Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
+          label        Label image files and folders with an AutoML export or a custom model (ML Kit).
+
+        Run `vision-tasks COMMAND --help` for a command's options.
+
+        """
+
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func topLevelHelp(arguments: [String]) async throws {
+        let run = try await VisionTasksTool.run(arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == Self.usage, "\(run)")
+        #expect(run.stderr.isEmpty, "\(run)")
+    }
+
+    /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
+    static let classifyOptions = [
+        "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--roi", "--rotation",
+        "--threads", "--format", "-h", "--help",
+    ]
+
+    /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
+    private func listedOptions(_ help: [String]) -> [String] {
+        guard let start = help.firstIndex(of: "OPTIONS:") else { return [] }
+        return help[(start + 1)...].prefix { !$0.isEmpty }.flatMap { line -> [String] in
+            let trimmed = line.drop { $0 == " " }
+            guard trimmed.hasPrefix("-") else { return [] }
+            return trimmed.split(separator: " ").prefix { $0.hasPrefix("-") }.map { String($0.trimmingCharacters(in: [","])) }
+        }
+    }
+
+    @Test(arguments: [["classify", "--help"], ["classify", "-h"], ["classify", "--model", "x.tflite", "--help"]])
+    func classifyHelpListsEveryOption(arguments: [String]) async throws {
+        let run = try await VisionTasksTool.run(arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.isEmpty, "\(run)")
+        let lines = run.stdoutLines
+        #expect(lines.first == "USAGE: vision-tasks classify --model MODEL [options] IMAGE_OR_FOLDER...")
+        #expect(listedOptions(lines) == Self.classifyOptions, "\(run)")
+        #expect(run.stdout.contains("EXIT STATUS: 0 when every image was classified, 1 when any failed"), "\(run)")
+        #expect(run.stdout.contains("2 for a usage error"), "\(run)")
+    }
+
+    /// Every option the help lists is one the parser knows (given a value, it is not "unknown").
+    @Test(arguments: classifyOptions.filter { $0.hasPrefix("--") && $0 != "--help" })
+    func listedOptionIsAccepted(option: String) async throws {
+        let run = try await VisionTasksTool.run(["classify", "\(option)=1"])
+        #expect(run.status != 0, "no image given: \(run)")
+        #expect(!run.stderr.contains("unknown option"), "\(run)")
+    }
+}
