@@ -71,9 +71,12 @@ public final class ImageLabeler: Sendable {
         }
     }
 
-    /// Labels an image without blocking a cooperative thread (the work runs on the labeler's queue).
+    /// Labels an image without blocking a cooperative thread (the work runs on the labeler's
+    /// queue): the form Swift gives ML Kit's `process(_:completion:)` as an `async` method.
+    /// A separate name from `results(in:)`, so that ML Kit code calling `results(in:)` inside an
+    /// `async` function still compiles unchanged.
     /// - Throws: as `results(in:)`.
-    public func results(in image: VisionImage) async throws -> [ImageLabel] {
+    public func process(_ image: VisionImage) async throws -> [ImageLabel] {
         let snapshot = Snapshot(image)
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {

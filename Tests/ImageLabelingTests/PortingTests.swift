@@ -63,7 +63,7 @@ struct PortingTests {
                 continuation.resume(returning: labels)
             }
         }
-        #expect(try labels == synchronousResults(imageLabeler, image))
+        #expect(try labels == imageLabeler.results(in: image))
         #expect(labels.first?.text == "roses")
     }
 
@@ -86,15 +86,10 @@ struct PortingTests {
         options.confidenceThreshold = 0
         let labeler = try ImageLabeler(options: options)
         let image = try VisionImage(contentsOf: TestData.image("dogs.jpg"))
-        let asynchronous = try await labeler.results(in: image)
-        #expect(try asynchronous == synchronousResults(labeler, image))
+        let asynchronous = try await labeler.process(image)
+        #expect(try asynchronous == labeler.results(in: image))
         #expect(asynchronous.count == 5)
     }
-}
-
-/// The blocking `results(in:)`, which an async context would not pick over the async overload.
-private func synchronousResults(_ labeler: ImageLabeler, _ image: VisionImage) throws -> [ImageLabel] {
-    try labeler.results(in: image)
 }
 
 /// Custom models (ML Kit's `LocalModel` + `CustomImageLabelerOptions`): labels from metadata.
