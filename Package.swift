@@ -23,6 +23,12 @@ let package = Package(
         .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
         .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                             .linkedLibrary("swscale"), .linkedLibrary("avdevice")]
+        ),
+        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon"]),
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
@@ -34,6 +40,7 @@ let package = Package(
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "LiteRT", "TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),

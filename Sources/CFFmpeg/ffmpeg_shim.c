@@ -1,0 +1,1 @@
+#include "ffmpeg_shim.h"
