@@ -16,14 +16,20 @@ package final class CompiledModel {
     /// One buffer per output of signature 0, in order.
     package let outputBuffers: [TensorBuffer]
 
+    /// The most CPU threads a model may use. XNNPACK starts every thread it is given, and
+    /// tens of thousands exhaust the process's memory maps.
+    package static let maximumThreadCount = 64
+
     /// Compiles `model` for the CPU.
     /// - Parameters:
     ///   - model: the loaded model.
-    ///   - threadCount: XNNPACK threads, at least 1.
-    /// - Throws: `TasksError` invalidArgument for a thread count below 1; internal when LiteRT
+    ///   - threadCount: XNNPACK threads, 1...`maximumThreadCount`.
+    /// - Throws: `TasksError` invalidArgument for a thread count out of range; internal when LiteRT
     ///   cannot compile the model or create its buffers.
     package init(model: Model, threadCount: Int) throws(TasksError) {
-        guard threadCount >= 1 else { throw .invalidArgument("Invalid thread count: \(threadCount); it must be at least 1.") }
+        guard (1...CompiledModel.maximumThreadCount).contains(threadCount) else {
+            throw .invalidArgument("Invalid thread count: \(threadCount); it must be between 1 and \(CompiledModel.maximumThreadCount).")
+        }
         let options = try CompiledModel.cpuOptions(threadCount: threadCount)
         defer { LiteRtDestroyOptions(options) }
         var compiled: LiteRtCompiledModel?

@@ -21,7 +21,7 @@ public final class BaseOptions {
     public var modelAssetBuffer: Data?
     /// Where inference runs. Default `.CPU`.
     public var delegate: Delegate = .CPU
-    /// The number of CPU threads inference uses, at least 1. Not in MediaPipe iOS, which picks
+    /// The number of CPU threads inference uses, 1...64. Not in MediaPipe iOS, which picks
     /// half the cores clamped to 1...4; that is also the default here.
     public var threadCount: Int = BaseOptions.defaultThreadCount
 

@@ -17,13 +17,48 @@ import TasksCommon
 /// LiteRT compiled model with one set of tensor buffers, and inference already uses
 /// `BaseOptions.threadCount` threads; create one classifier per thread for parallel work.
 public final class ImageClassifier: Sendable {
-    private struct State: ~Copyable {
-        let engine: ClassifierEngine
-        /// The next synthetic timestamp in image mode (MediaPipe: 0, 1000, 2000 ms, ...).
-        var nextImageTimestamp = 0
+    /// The engine and the timestamps, shared with the live-stream worker.
+    final class Core: Sendable {
+        struct State: ~Copyable {
+            let engine: ClassifierEngine
+            /// The next synthetic timestamp in image mode (MediaPipe: 0, 1000, 2000 ms, ...).
+            var nextImageTimestamp = 0
+            /// The last timestamp accepted in video or live-stream mode.
+            var lastTimestamp: Int?
+        }
+
+        let state: Mutex<State>
+
+        init(engine: sending ClassifierEngine) { state = Mutex(State(engine: engine)) }
+
+        /// Classifies with the engine and wraps the heads with the timestamp.
+        func classify(_ image: MPImage, regionOfInterest: CGRect, timestamp: Int) throws(TasksError) -> ImageClassifierResult {
+            try state.withLock { state throws(TasksError) in try Core.classify(image, regionOfInterest, timestamp, state.engine) }
+        }
+
+        static func classify(_ image: MPImage, _ regionOfInterest: CGRect, _ timestamp: Int,
+                             _ engine: borrowing ClassifierEngine) throws(TasksError) -> ImageClassifierResult {
+            let region = regionOfInterest == .zero ? nil : regionOfInterest
+            let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: region)
+            return ImageClassifierResult(
+                classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
+                timestampInMilliseconds: timestamp)
+        }
+
+        /// Records `timestamp` as the newest input.
+        /// - Throws: `TasksError` invalidArgument (MediaPipe's message) unless it is greater than the last.
+        func accept(timestamp: Int) throws(TasksError) {
+            try state.withLock { state throws(TasksError) in
+                if let last = state.lastTimestamp, timestamp <= last {
+                    throw .invalidArgument("Input timestamp must be monotonically increasing.")
+                }
+                state.lastTimestamp = timestamp
+            }
+        }
     }
 
-    private let state: Mutex<State>
+    let core: Core
+    let liveStream: LiveStreamRunner?
     /// The running mode the classifier was created with.
     public let runningMode: RunningMode
 
@@ -39,26 +74,40 @@ public final class ImageClassifier: Sendable {
     /// - Throws: `TasksError`: invalidArgument for a missing model, a model that is not a valid
     ///   image classifier (the message names the file and the tensor at fault), `maxResults == 0`,
     ///   both category lists, category lists without labels, an allowlist naming no label of the
-    ///   model, the GPU delegate, or live-stream mode without a delegate; notFound for a missing
+    ///   model, the GPU delegate, live-stream mode without a delegate or another mode with one
+    ///   (MediaPipe iOS's messages); notFound for a missing
     ///   model file or a float model without NormalizationOptions; unimplemented for per-channel
     ///   normalization.
-    public init(options: ImageClassifierOptions) throws {
+    public convenience init(options: ImageClassifierOptions) throws {
+        try Self.checkDelegate(options, streaming: false)
+        try self.init(options: options, stream: nil)
+    }
+
+    /// Creates the classifier; in live-stream mode results go to the options' delegate and `stream`.
+    init(options: ImageClassifierOptions, stream: AsyncStream<LiveStreamResult>.Continuation?) throws {
         let base = options.baseOptions
         guard base.delegate == .CPU else {
             throw TasksError.invalidArgument("The GPU delegate is not available on Linux; use Delegate.CPU.")
-        }
-        if options.runningMode == .liveStream {
-            throw TasksError.invalidArgument("The vision task is in live stream mode. An object must be set as the "
-                + "delegate of the task in its options to ensure asynchronous delivery of results.")
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
             threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale ?? "en",
             maxResults: options.maxResults, scoreThreshold: .value(options.scoreThreshold),
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
-        state = Mutex(State(engine: try ClassifierEngine(configuration)))
+        let core = Core(engine: try ClassifierEngine(configuration))
+        self.core = core
         runningMode = options.runningMode
+        guard runningMode == .liveStream else {
+            liveStream = nil
+            return
+        }
+        let (runner, owner) = Self.makeLiveStreamRunner(core: core, delegate: options.imageClassifierLiveStreamDelegate,
+                                                        stream: stream)
+        liveStream = runner
+        owner.classifier = self
     }
+
+    deinit { liveStream?.close() }
 
     /// Classifies an image. Requires `RunningMode.image`.
     /// - Parameter image: the image; its `orientation` is applied before classification.
@@ -77,27 +126,36 @@ public final class ImageClassifier: Sendable {
     /// - Throws: `TasksError` invalidArgument when not in image mode, or for a region that is
     ///   empty or extends outside [0, 1] (MediaPipe iOS does not check; its C++ API does).
     public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
-        try requireMode(.image, method: "image")
-        return try state.withLock { state throws(TasksError) in
+        try requireMode(.image)
+        return try core.state.withLock { state throws(TasksError) in
             let timestamp = state.nextImageTimestamp
-            let result = try classify(image, regionOfInterest: regionOfInterest, timestamp: timestamp, engine: state.engine)
+            let result = try Core.classify(image, regionOfInterest, timestamp, state.engine)
             state.nextImageTimestamp += 1000
             return result
         }
     }
 
-    private func classify(_ image: MPImage, regionOfInterest: CGRect, timestamp: Int,
-                          engine: borrowing ClassifierEngine) throws(TasksError) -> ImageClassifierResult {
-        let region = regionOfInterest == .zero ? nil : regionOfInterest
-        let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: region)
-        return ImageClassifierResult(
-            classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
-            timestampInMilliseconds: timestamp)
+    /// MediaPipe iOS's check that a method fits the running mode.
+    func requireMode(_ mode: RunningMode) throws(TasksError) {
+        guard runningMode == mode else {
+            let name = switch mode {
+            case .image: "image"
+            case .video: "video"
+            case .liveStream: "live stream"
+            }
+            throw .invalidArgument("The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)")
+        }
     }
 
-    private func requireMode(_ mode: RunningMode, method: String) throws(TasksError) {
-        guard runningMode == mode else {
-            throw .invalidArgument("The vision task is not initialized with \(method) mode. Current Running Mode: \(runningMode)")
+    /// MediaPipe iOS's creation checks: a delegate exactly in live-stream mode (or the stream).
+    static func checkDelegate(_ options: ImageClassifierOptions, streaming: Bool) throws(TasksError) {
+        let hasReceiver = options.imageClassifierLiveStreamDelegate != nil || streaming
+        if options.runningMode == .liveStream, !hasReceiver {
+            throw .invalidArgument("The vision task is in live stream mode. An object must be set as the "
+                + "delegate of the task in its options to ensure asynchronous delivery of results.")
+        }
+        if options.runningMode != .liveStream, options.imageClassifierLiveStreamDelegate != nil {
+            throw .invalidArgument("The vision task is in image or video mode. The delegate must not be set in the task's options.")
         }
     }
 }

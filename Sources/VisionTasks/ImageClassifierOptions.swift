@@ -7,6 +7,9 @@ public final class ImageClassifierOptions {
     public var baseOptions = BaseOptions()
     /// The running mode. Default `.image`.
     public var runningMode: RunningMode = .image
+    /// Receives results in `.liveStream` mode (required there, and not allowed in the other
+    /// modes, as in MediaPipe). Held weakly, here and by the classifier.
+    public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
     /// The locale of the display names to use, matched exactly against the `locale` of the
     /// model's label files (no fallback); nil means "en". Display names are nil when no label
     /// file has that locale.

@@ -44,10 +44,13 @@ struct ParsedArguments {
     func value(_ name: String) -> String? { options[name]?.last }
 
     /// An integer option, or `defaultValue` when absent.
-    /// - Throws: `UsageError` when the value is not an integer.
-    func int(_ name: String, default defaultValue: Int) throws(UsageError) -> Int {
+    /// - Throws: `UsageError` when the value is not an integer or not in `range`.
+    func int(_ name: String, default defaultValue: Int, in range: ClosedRange<Int> = Int.min...Int.max) throws(UsageError) -> Int {
         guard let text = value(name) else { return defaultValue }
         guard let number = Int(text) else { throw UsageError("--\(name) expects an integer, got '\(text)'") }
+        guard range.contains(number) else {
+            throw UsageError("--\(name) must be \(range.upperBound == Int.max ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"), got \(number)")
+        }
         return number
     }
 
@@ -63,5 +66,10 @@ struct ParsedArguments {
 /// A mistake in how the command was called: printed with a hint to use --help; exit status 2.
 struct UsageError: Error {
     let message: String
-    init(_ message: String) { self.message = message }
+    /// The command whose help to point to ("classify"), or nil for the tool's.
+    var command: String?
+    init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
 }

@@ -21,14 +21,15 @@ enum ClassifyCommand {
                                stored image's coordinates (as a CGRect).
       --rotation DEG           Rotate the stored pixels clockwise by DEG (a multiple of 90),
                                MediaPipe's rotation_degrees; replaces the EXIF orientation.
-      --threads N              CPU threads for inference (default \(BaseOptions.defaultThreadCount)).
+      --threads N              CPU threads for inference, 1...64 (default \(BaseOptions.defaultThreadCount)).
       --format FORMAT          table (default), json (one array) or jsonl (one object per line).
       -h, --help               Show this help.
 
     Each image's result is printed as it is done; an image that cannot be read or classified
     is reported with its path and reason and the others are still classified.
     EXIT STATUS: 0 when every image was classified, 1 when any failed or the model could not be
-    loaded, 2 for a usage error.
+    loaded (or refused these options), 2 for a usage error (an unknown option, a malformed or
+    out-of-range value, no image, a folder without images).
     """
 
     static let valueOptions: Set<String> = ["model", "max-results", "score-threshold", "allow", "deny", "locale",
@@ -46,6 +47,7 @@ enum ClassifyCommand {
         let roi = try regionOfInterest(parsed)
         let options = try options(parsed)
         guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
+        let paths = try ImageFiles.expand(parsed.positionals)
         let classifier: ImageClassifier
         do {
             classifier = try ImageClassifier(options: options)
@@ -53,7 +55,7 @@ enum ClassifyCommand {
             reportModelError(error, model: options.baseOptions.modelAssetPath)
             return 1
         }
-        return OutcomePrinter.run(parsed.positionals, format: format) { path in
+        return OutcomePrinter.run(paths, format: format) { path in
             classify(path, classifier: classifier, orientation: orientation, roi: roi)
         }
     }
@@ -72,8 +74,9 @@ enum ClassifyCommand {
         guard let model = parsed.value("model") else { throw UsageError("--model is required") }
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = model
-        options.baseOptions.threadCount = try parsed.int("threads", default: BaseOptions.defaultThreadCount)
+        options.baseOptions.threadCount = try parsed.int("threads", default: BaseOptions.defaultThreadCount, in: 1...64)
         options.maxResults = try parsed.int("max-results", default: 5)
+        guard options.maxResults != 0 else { throw UsageError("--max-results must not be 0 (-1 means all)") }
         options.scoreThreshold = try parsed.float("score-threshold", default: 0)
         options.categoryAllowlist = parsed.options["allow"] ?? []
         options.categoryDenylist = parsed.options["deny"] ?? []
@@ -94,6 +97,9 @@ enum ClassifyCommand {
         let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard values.count == 4, let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
             throw UsageError("--roi expects four numbers X,Y,W,H, got '\(text)'")
+        }
+        guard x >= 0, y >= 0, width > 0, height > 0, x + width <= 1, y + height <= 1 else {
+            throw UsageError("--roi must lie inside the image, normalized: 0 <= X, 0 <= Y, W > 0, H > 0, X + W <= 1, Y + H <= 1; got '\(text)'")
         }
         return CGRect(x: x, y: y, width: width, height: height)
     }

@@ -23,7 +23,8 @@ enum LabelCommand {
       -h, --help               Show this help.
 
     EXIT STATUS: 0 when every image was labeled, 1 when any failed or the model could not be
-    loaded, 2 for a usage error.
+    loaded, 2 for a usage error (an unknown option, a malformed or out-of-range value, no image,
+    a folder without images).
     """
 
     /// Runs the command; returns the exit status.
@@ -37,6 +38,7 @@ enum LabelCommand {
         let format = try OutputFormat(parsed)
         let options = try labelerOptions(parsed)
         guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
+        let paths = try ImageFiles.expand(parsed.positionals)
         let labeler: ImageLabeler
         do {
             labeler = try ImageLabeler(options: options)
@@ -44,7 +46,7 @@ enum LabelCommand {
             reportModelError(error, model: parsed.value("manifest") ?? parsed.value("model") ?? "")
             return 1
         }
-        return OutcomePrinter.run(parsed.positionals, format: format) { path in
+        return OutcomePrinter.run(paths, format: format) { path in
             do {
                 return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
             } catch {
@@ -62,9 +64,11 @@ enum LabelCommand {
         case (_?, _?): throw UsageError("give --manifest or --model, not both")
         }
         if parsed.value("confidence") != nil {
-            options.confidenceThreshold = NSNumber(value: try parsed.float("confidence", default: 0))
+            let threshold = try parsed.float("confidence", default: 0)
+            guard (0...1).contains(threshold) else { throw UsageError("--confidence must be in [0, 1], got \(threshold)") }
+            options.confidenceThreshold = NSNumber(value: threshold)
         }
-        options.maxResultCount = try parsed.int("max-results", default: 10)
+        options.maxResultCount = try parsed.int("max-results", default: 10, in: 1...Int.max)
         return options
     }
 }

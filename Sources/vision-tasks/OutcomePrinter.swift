@@ -114,12 +114,12 @@ struct OutcomePrinter {
 
     init(format: OutputFormat) { self.format = format }
 
-    /// Runs `work` on every image of `arguments` (folders expanded), printing each outcome as
-    /// it comes; returns the exit status: 0 when all succeeded, 1 when any failed.
-    static func run(_ arguments: [String], format: OutputFormat, work: (String) -> ImageOutcome.Payload) -> Int32 {
+    /// Runs `work` on every image (folders already expanded), printing each outcome as it
+    /// comes; returns the exit status: 0 when all succeeded, 1 when any failed.
+    static func run(_ paths: [String], format: OutputFormat, work: (String) -> ImageOutcome.Payload) -> Int32 {
         var printer = OutcomePrinter(format: format)
         var failures = 0
-        for path in ImageFiles.expand(arguments) {
+        for path in paths {
             let outcome = ImageOutcome(image: path, payload: work(path))
             if outcome.failed { failures += 1 }
             printer.add(outcome)

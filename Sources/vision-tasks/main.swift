@@ -19,6 +19,15 @@ func reportModelError(_ error: any Error, model: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// Runs a command, tagging its usage errors with the command's name (for the help hint).
+func withCommand(_ name: String, _ body: () throws(UsageError) -> Int32) throws(UsageError) -> Int32 {
+    do {
+        return try body()
+    } catch {
+        throw UsageError(error.message, command: name)
+    }
+}
+
 func main() -> Int32 {
     let arguments = Array(CommandLine.arguments.dropFirst())
     guard let command = arguments.first else {
@@ -28,15 +37,16 @@ func main() -> Int32 {
     let rest = Array(arguments.dropFirst())
     do throws(UsageError) {
         switch command {
-        case "classify": return try ClassifyCommand.run(rest)
-        case "label": return try LabelCommand.run(rest)
+        case "classify": return try withCommand("classify") { () throws(UsageError) in try ClassifyCommand.run(rest) }
+        case "label": return try withCommand("label") { () throws(UsageError) in try LabelCommand.run(rest) }
         case "-h", "--help", "help":
             print(usage)
             return 0
         default: throw UsageError("unknown command '\(command)'")
         }
     } catch {
-        FileHandle.standardError.write(Data("error: \(error.message)\nRun `vision-tasks --help` for usage.\n".utf8))
+        let help = error.command.map { "vision-tasks \($0) --help" } ?? "vision-tasks --help"
+        FileHandle.standardError.write(Data("error: \(error.message)\nRun `\(help)` for usage.\n".utf8))
         return 2
     }
 }

@@ -72,7 +72,7 @@ struct LiteRTTests {
     @Test func zeroThreadsIsRejected() throws {
         let model = try load("mobilenet_v1_0.25_224_quant.tflite")
         let error = #expect(throws: TasksError.self) { try CompiledModel(model: model, threadCount: 0) }
-        #expect(error?.message == "Invalid thread count: 0; it must be at least 1.")
+        #expect(error?.message == "Invalid thread count: 0; it must be between 1 and 64.")
     }
 
     /// Creating and destroying models, compiled models and buffers many times must not grow memory.

@@ -107,15 +107,14 @@ struct ImageErrorTests {
         #expect(outcomes.allSatisfy { $0.error != nil && $0.classifications == nil })
     }
 
-    /// A region outside [0,1] makes every image fail (MediaPipe's check, per image), with the reason.
-    /// Whether this should rather be a usage error (status 2, checked before any image) is open;
-    /// either way nothing is classified and the status is not 0.
-    @Test func regionOutsideTheImageFailsWithTheReason() async throws {
+    /// A region outside the image is a usage error, found before any image is read.
+    @Test func regionOutsideTheImageIsAUsageError() async throws {
         let run = try await VisionTasksTool.run([
             "classify", "--model", Fixture.quantModel, "--roi", "0.5,0.5,0.6,0.6", Fixture.burger,
         ])
-        #expect([1, 2].contains(run.status), "\(run)")
+        #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics.contains { $0.contains("[0,1]") }, "\(run)")
+        #expect(run.diagnostics.first == "error: --roi must lie inside the image, normalized: 0 <= X, 0 <= Y, W > 0, H > 0, "
+            + "X + W <= 1, Y + H <= 1; got '0.5,0.5,0.6,0.6'", "\(run)")
     }
 }

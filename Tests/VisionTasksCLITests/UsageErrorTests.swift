@@ -17,6 +17,12 @@ struct UsageErrorTests {
 
     static let hint = "Run `vision-tasks --help` for usage."
 
+    /// The hint after a usage error: the command's own help when a command was named.
+    static func hint(for arguments: [String]) -> String {
+        guard let command = arguments.first, ["classify", "label"].contains(command) else { return hint }
+        return "Run `vision-tasks \(command) --help` for usage."
+    }
+
     static let cases: [UsageCase] = [
         UsageCase(id: "no command", arguments: [], message: "USAGE: vision-tasks COMMAND"),
         UsageCase(id: "unknown command", arguments: ["frobnicate"], message: "error: unknown command 'frobnicate'"),
@@ -40,6 +46,14 @@ struct UsageErrorTests {
                   message: "error: --max-results expects an integer, got 'x'"),
         UsageCase(id: "--threads not a number", arguments: ["classify", "--model", "MODEL", "--threads", "two", "IMAGE"],
                   message: "error: --threads expects an integer, got 'two'"),
+        UsageCase(id: "--max-results 0", arguments: ["classify", "--model", "MODEL", "--max-results", "0", "IMAGE"],
+                  message: "error: --max-results must not be 0 (-1 means all)"),
+        UsageCase(id: "--threads 0", arguments: ["classify", "--model", "MODEL", "--threads", "0", "IMAGE"],
+                  message: "error: --threads must be between 1 and 64, got 0"),
+        UsageCase(id: "--threads 100000", arguments: ["classify", "--model", "MODEL", "--threads", "100000", "IMAGE"],
+                  message: "error: --threads must be between 1 and 64, got 100000"),
+        UsageCase(id: "--roi empty", arguments: ["classify", "--model", "MODEL", "--roi", "0,0,0,0", "IMAGE"],
+                  message: "error: --roi must lie inside the image"),
         UsageCase(id: "--score-threshold not a number",
                   arguments: ["classify", "--model", "MODEL", "--score-threshold", "nan", "IMAGE"],
                   message: "error: --score-threshold expects a number, got 'nan'"),
@@ -53,7 +67,7 @@ struct UsageErrorTests {
             #expect(run.stdout.isEmpty, "\(run)")
             #expect(run.stderr.contains(usage.message), "\(run)")
             if usage.message.hasPrefix("error: ") {
-                #expect(run.diagnostics.last == Self.hint, "\(run)")
+                #expect(run.diagnostics.last == Self.hint(for: usage.arguments), "\(run)")
             }
             #expect(!run.compiledModel, "usage is checked before the model is loaded:\n\(run)")
     }

@@ -56,7 +56,7 @@ struct ClassifierErrorTests {
         Case(name: "live stream without delegate", change: .liveStream, code: .invalidArgumentError,
              message: "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."),
         Case(name: "zero threads", change: .threads(0), code: .invalidArgumentError,
-             message: "Invalid thread count: 0; it must be at least 1."),
+             message: "Invalid thread count: 0; it must be between 1 and 64."),
     ]
 
     @Test(arguments: creationCases)

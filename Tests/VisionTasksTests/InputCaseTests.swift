@@ -63,8 +63,8 @@ struct InputCaseTests {
             let value = self.rgb(x + 50, y)
             switch format {
             case .gray8: return [value[1]]
-            case .rgba8, .bgra8: return value + [255]
-            case .rgb8: return value
+            case .rgba8: return value + [255]
+            default: return value
             }
         }
         let packedStride = width * format.bytesPerPixel

@@ -69,6 +69,8 @@ package final class ClassifierEngine {
     private let input: ImageInputSpec
     let heads: [ClassificationHead]
     private let postprocessor: ClassificationPostprocessor
+    /// The model's path (or "model asset buffer"), for messages.
+    private let source: String
 
     /// Loads, checks and compiles the model.
     /// - Throws: `TasksError` naming the model source for an unreadable or invalid model, and
@@ -102,7 +104,12 @@ package final class ClassifierEngine {
         postprocessor = try ClassificationPostprocessor(
             heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
             allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
-        compiled = try CompiledModel(model: model, threadCount: configuration.threadCount)
+        do throws(TasksError) {
+            compiled = try CompiledModel(model: model, threadCount: configuration.threadCount)
+        } catch {
+            throw error.code == .invalidArgumentError ? error : TasksError(error.code, "\(asset.source): \(error.message)")
+        }
+        source = asset.source
     }
 
     private static func heads(model: Model, subgraph: SubGraphMetadata?, files: AssociatedFiles,
@@ -156,7 +163,11 @@ package final class ClassifierEngine {
                                              into: buffer, width: input.width, height: input.height,
                                              element: input.element)
         }
-        try compiled.run()
+        do throws(TasksError) {
+            try compiled.run()
+        } catch {
+            throw TasksError(error.code, "Running \(source) failed: \(error.message)")
+        }
         var outputs: [[Float]] = []
         for head in heads {
             outputs.append(try compiled.outputBuffers[head.index].withBytes(forWriting: false) { head.scores(from: UnsafeRawBufferPointer($0)) })

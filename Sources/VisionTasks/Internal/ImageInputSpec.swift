@@ -14,6 +14,10 @@ struct ImageInputSpec: Sendable {
     /// normalized floats.
     let element: TensorElement
 
+    /// The largest input tensor accepted, in pixels: image classifiers take a few hundred pixels a
+    /// side, and a corrupt shape must not make every image allocate gigabytes.
+    static let maximumPixelCount = 4096 * 4096
+
     /// - Throws: `TasksError` with MediaPipe's code and message for each unsupported input.
     init(inputs: [TensorDescription], metadata: TensorMetadata?) throws(TasksError) {
         guard inputs.count == 1 else {
@@ -34,6 +38,10 @@ struct ImageInputSpec: Sendable {
             throw .invalidArgument("The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
                 + "Got \(batch) x \(height) x \(width) x \(depth) for input tensor \(tensor.name).")
         }
+        guard width * height <= ImageInputSpec.maximumPixelCount else {
+            throw .invalidArgument("Input tensor \(tensor) is \(width) x \(height) pixels; at most "
+                + "\(ImageInputSpec.maximumPixelCount) pixels (4096 x 4096) are supported.")
+        }
         self.width = width
         self.height = height
         self.element = tensor.elementType == .float32
@@ -53,6 +61,9 @@ struct ImageInputSpec: Sendable {
         }
         guard Set(mean).count == 1, Set(std).count == 1 else {
             throw .unimplemented("Per-channel image normalization is not available.")
+        }
+        guard (mean + std).allSatisfy(\.isFinite) else {
+            throw .invalidArgument("NormalizationOptions must be finite numbers, got mean \(mean) and std \(std).")
         }
         guard abs(std[0]) > 1e-6 else {
             throw .invalidArgument("NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")

@@ -1,0 +1,98 @@
+import Foundation
+import TasksCommon
+
+extension ImageClassifier {
+    /// Sends a live-stream frame for classification and returns at once. Requires
+    /// `RunningMode.liveStream`. The result goes to the delegate (and the stream of
+    /// `liveStream(options:)`) on a private serial queue. While a frame is being classified, the
+    /// newest frame waits and replaces any frame waiting before it; a replaced frame is dropped
+    /// without a callback, as MediaPipe's flow limiter does.
+    /// - Parameters:
+    ///   - image: the frame; its `orientation` is applied.
+    ///   - timestampInMilliseconds: strictly increasing, in milliseconds, across all frames sent.
+    /// - Throws: `TasksError` invalidArgument when not in live-stream mode or for a timestamp not
+    ///   greater than the last; failedPrecondition after `close()`. A bad region of interest is
+    ///   reported to the delegate, as in MediaPipe, where the graph checks it.
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int) throws {
+        try classifyAsync(image: image, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// Sends the region of interest of a live-stream frame for classification; see
+    /// `classifyAsync(image:timestampInMilliseconds:)`.
+    /// - Parameter regionOfInterest: normalized [0, 1], top-left origin; `CGRect.zero` for all.
+    public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
+        try requireMode(.liveStream)
+        guard let liveStream else { throw TasksError.internal("live stream runner missing") }
+        try core.accept(timestamp: timestampInMilliseconds)
+        try liveStream.submit(.init(image: image, regionOfInterest: regionOfInterest,
+                                    timestamp: timestampInMilliseconds, received: .now))
+    }
+
+    /// Creates a live-stream classifier whose results also arrive as an `AsyncStream`, in
+    /// timestamp order; with this, `imageClassifierLiveStreamDelegate` may be nil. Not in
+    /// MediaPipe: the Swift-native way to consume live results with `for await`.
+    /// - Parameters:
+    ///   - options: the options; `runningMode` is taken as `.liveStream`.
+    ///   - bufferingPolicy: what the stream keeps while nobody reads it.
+    /// - Returns: the classifier and the stream, which finishes when the classifier is closed.
+    /// - Throws: as `init(options:)`.
+    public static func liveStream(
+        options: ImageClassifierOptions,
+        bufferingPolicy: AsyncStream<LiveStreamResult>.Continuation.BufferingPolicy = .unbounded
+    ) throws -> (classifier: ImageClassifier, results: AsyncStream<LiveStreamResult>) {
+        options.runningMode = .liveStream
+        let (stream, continuation) = AsyncStream<LiveStreamResult>.makeStream(bufferingPolicy: bufferingPolicy)
+        try checkDelegate(options, streaming: true)
+        return (try ImageClassifier(options: options, stream: continuation), stream)
+    }
+
+    /// Live-stream counters: frames received, processed and dropped, and the last latency.
+    /// All zero outside live-stream mode.
+    public var liveStreamStatistics: LiveStreamStatistics { liveStream?.statistics ?? LiveStreamStatistics() }
+
+    /// Stops a live-stream classifier: no frame is accepted afterwards, the waiting frame is
+    /// dropped, the frame in flight finishes, and no callback or stream element arrives after
+    /// `close()` returns. Also done when the classifier is released. No effect in other modes.
+    public func close() {
+        liveStream?.close()
+    }
+
+    /// The runner, and the box through which it will reach the classifier once that exists.
+    static func makeLiveStreamRunner(core: Core, delegate: (any ImageClassifierLiveStreamDelegate)?,
+                                     stream: AsyncStream<LiveStreamResult>.Continuation?) -> (LiveStreamRunner, Owner) {
+        let receiver = WeakDelegate(delegate)
+        let owner = Owner()
+        let runner = LiveStreamRunner(
+            classify: { frame in
+                Result { () throws(TasksError) in
+                    try core.classify(frame.image, regionOfInterest: frame.regionOfInterest, timestamp: frame.timestamp)
+                }
+            },
+            deliver: { outcome in
+                stream?.yield(outcome)
+                guard let classifier = owner.classifier, let delegate = receiver.delegate else { return }
+                switch outcome.result {
+                case .success(let result):
+                    delegate.imageClassifier(classifier, didFinishClassification: result,
+                                             timestampInMilliseconds: outcome.timestampInMilliseconds, error: nil)
+                case .failure(let error):
+                    delegate.imageClassifier(classifier, didFinishClassification: nil,
+                                             timestampInMilliseconds: outcome.timestampInMilliseconds, error: error)
+                }
+            },
+            finished: { stream?.finish() })
+        return (runner, owner)
+    }
+
+    /// The classifier as the live-stream worker sees it: weakly, set once right after creation,
+    /// before any frame can be sent (hence the unchecked `Sendable`).
+    final class Owner: @unchecked Sendable {
+        weak var classifier: ImageClassifier?
+    }
+
+    /// The delegate, held weakly as in MediaPipe and read only on the delivery queue.
+    private final class WeakDelegate: @unchecked Sendable {
+        weak var delegate: (any ImageClassifierLiveStreamDelegate)?
+        init(_ delegate: (any ImageClassifierLiveStreamDelegate)?) { self.delegate = delegate }
+    }
+}

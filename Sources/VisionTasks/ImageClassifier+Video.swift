@@ -1,0 +1,30 @@
+import Foundation
+import TasksCommon
+
+extension ImageClassifier {
+    /// Classifies a decoded video frame. Requires `RunningMode.video`; blocks until done.
+    /// - Parameters:
+    ///   - videoFrame: the frame; its `orientation` is applied.
+    ///   - timestampInMilliseconds: the frame's presentation time in milliseconds; strictly greater
+    ///     than the previous frame's.
+    /// - Returns: the classifications, carrying `timestampInMilliseconds`.
+    /// - Throws: `TasksError` invalidArgument when not in video mode, or for a timestamp not greater
+    ///   than the last ("Input timestamp must be monotonically increasing.").
+    public func classify(videoFrame: MPImage, timestampInMilliseconds: Int) throws -> ImageClassifierResult {
+        try classify(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds, regionOfInterest: .zero)
+    }
+
+    /// Classifies the region of interest of a video frame. Requires `RunningMode.video`.
+    /// - Parameters:
+    ///   - videoFrame: the frame; its `orientation` is applied after cropping.
+    ///   - timestampInMilliseconds: strictly increasing, in milliseconds.
+    ///   - regionOfInterest: normalized [0, 1], top-left origin, stored-pixel coordinates;
+    ///     `CGRect.zero` for the whole frame.
+    /// - Throws: as `classify(videoFrame:timestampInMilliseconds:)`, and invalidArgument for a bad region.
+    public func classify(videoFrame: MPImage, timestampInMilliseconds: Int,
+                         regionOfInterest: CGRect) throws -> ImageClassifierResult {
+        try requireMode(.video)
+        try core.accept(timestamp: timestampInMilliseconds)
+        return try core.classify(videoFrame, regionOfInterest: regionOfInterest, timestamp: timestampInMilliseconds)
+    }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TasksCommon
+
+/// MediaPipe's live-stream flow control (a FlowLimiter with one frame in flight and one
+/// waiting; a newer frame replaces the waiting one, which is then dropped without a callback)
+/// and in-order delivery on a private serial queue.
+final class LiveStreamRunner: Sendable {
+    /// A frame waiting for, or in, classification.
+    struct Frame: Sendable {
+        let image: MPImage
+        let regionOfInterest: CGRect
+        let timestamp: Int
+        let received: ContinuousClock.Instant
+    }
+
+    private struct Flow {
+        var inFlight = false
+        var waiting: Frame?
+        /// No new frame is accepted.
+        var closed = false
+        /// No result is delivered any more (set once `close()` has drained the deliveries).
+        var silenced = false
+        var statistics = LiveStreamStatistics()
+    }
+
+    private let flow = Mutex(Flow())
+    private let work = DispatchQueue(label: "ImageClassifier.liveStream.work")
+    private let delivery = DispatchQueue(label: "ImageClassifier.liveStream.delivery")
+    private static let onDelivery = DispatchSpecificKey<Bool>()
+    private let classify: @Sendable (Frame) -> Result<ImageClassifierResult, TasksError>
+    private let deliver: @Sendable (LiveStreamResult) -> Void
+    private let finished: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - classify: classifies one frame (on the work queue).
+    ///   - deliver: hands a result to the delegate and stream (on the delivery queue).
+    ///   - finished: called once when the runner is closed, after the last delivery.
+    init(classify: @escaping @Sendable (Frame) -> Result<ImageClassifierResult, TasksError>,
+         deliver: @escaping @Sendable (LiveStreamResult) -> Void,
+         finished: @escaping @Sendable () -> Void) {
+        self.classify = classify
+        self.deliver = deliver
+        self.finished = finished
+        delivery.setSpecific(key: Self.onDelivery, value: true)
+    }
+
+    /// Accepts a frame: starts it, or makes it the waiting frame (dropping the one it replaces).
+    /// - Throws: `TasksError` failedPrecondition after `close()`.
+    func submit(_ frame: Frame) throws(TasksError) {
+        let start = try flow.withLock { flow throws(TasksError) -> Bool in
+            guard !flow.closed else { throw .failedPrecondition("The image classifier is closed.") }
+            flow.statistics.framesReceived += 1
+            guard flow.inFlight else {
+                flow.inFlight = true
+                return true
+            }
+            if flow.waiting != nil { flow.statistics.framesDropped += 1 }
+            flow.waiting = frame
+            return false
+        }
+        if start { work.async { self.run(frame) } }
+    }
+
+    private func run(_ frame: Frame) {
+        let outcome = classify(frame)
+        let latency = ContinuousClock.now - frame.received
+        let next = flow.withLock { flow -> Frame? in
+            flow.statistics.framesProcessed += 1
+            flow.statistics.lastLatencyInMilliseconds = Double(latency.components.seconds) * 1000
+                + Double(latency.components.attoseconds) / 1e15
+            let next = flow.closed ? nil : flow.waiting
+            flow.waiting = nil
+            flow.inFlight = next != nil
+            return next
+        }
+        let result = LiveStreamResult(timestampInMilliseconds: frame.timestamp, result: outcome)
+        delivery.async {
+            guard !self.flow.withLock({ $0.silenced }) else { return }
+            self.deliver(result)
+        }
+        if let next { work.async { self.run(next) } }
+    }
+
+    /// The counters so far.
+    var statistics: LiveStreamStatistics { flow.withLock { $0.statistics } }
+
+    /// Stops: refuses new frames, drops the waiting one, waits for the frame in flight and the
+    /// delivery of the results already made, and makes sure no result is delivered after it
+    /// returns (called from the delegate itself, it cannot wait for the callbacks queued after
+    /// that one, and drops them).
+    func close() {
+        let wasClosed = flow.withLock { flow in
+            defer { flow.closed = true }
+            if flow.waiting != nil { flow.statistics.framesDropped += 1 }
+            flow.waiting = nil
+            return flow.closed
+        }
+        // A frame taken from `waiting` just before closing is scheduled after the first sync.
+        repeat { work.sync {} } while flow.withLock { $0.inFlight }
+        if DispatchQueue.getSpecific(key: Self.onDelivery) != true { delivery.sync {} }
+        flow.withLock { $0.silenced = true }
+        if !wasClosed { finished() }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VisionTasks
+
+/// Video mode, and MediaPipe's rules tying methods, delegates and timestamps to running modes.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct RunningModeTests {
+    static let model = "mobilenet_v1_0.25_224_quant.tflite"
+
+    final class Receiver: ImageClassifierLiveStreamDelegate {}
+
+    func classifier(_ mode: RunningMode, delegate: Receiver? = nil) throws -> ImageClassifier {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = TestData.model(Self.model).path
+        options.runningMode = mode
+        options.imageClassifierLiveStreamDelegate = delegate
+        return try ImageClassifier(options: options)
+    }
+
+    @Test func videoFramesCarryTheirTimestamps() throws {
+        let classifier = try classifier(.video)
+        let burger = try MPImage(contentsOf: TestData.image("burger.jpg"))
+        let expected = try fullClassifier(Self.model).classify(image: burger).classificationResult.classifications[0].categories[0]
+        for timestamp in [0, 33, 67, 1000] {
+            let result = try classifier.classify(videoFrame: burger, timestampInMilliseconds: timestamp)
+            #expect(result.timestampInMilliseconds == timestamp)
+            #expect(result.classificationResult.timestampInMilliseconds == timestamp)
+            #expect(result.classificationResult.classifications[0].categories.first == expected)
+        }
+    }
+
+    @Test(arguments: [[5, 5], [5, 4], [10, 20, 15]])
+    func videoTimestampsMustIncrease(timestamps: [Int]) throws {
+        let classifier = try classifier(.video)
+        let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
+        for timestamp in timestamps.dropLast() {
+            _ = try classifier.classify(videoFrame: image, timestampInMilliseconds: timestamp)
+        }
+        let error = #expect(throws: TasksError.self) {
+            try classifier.classify(videoFrame: image, timestampInMilliseconds: timestamps.last!)
+        }
+        #expect(error?.description == "INVALID_ARGUMENT: Input timestamp must be monotonically increasing.")
+    }
+
+    @Test func videoRegionOfInterest() throws {
+        let classifier = try classifier(.video)
+        let image = try MPImage(contentsOf: TestData.image("multi_objects.jpg"))
+        let result = try classifier.classify(videoFrame: image, timestampInMilliseconds: 1,
+                                             regionOfInterest: CGRect(x: 0.45, y: 0.3075, width: 0.164, height: 0.427))
+        #expect(result.classificationResult.classifications[0].categories.first?.categoryName == "soccer ball")
+    }
+
+    @Test func methodsOfAnotherModeAreRejected() throws {
+        let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
+        let receiver = Receiver()
+        let imageMode = try classifier(.image)
+        let videoMode = try classifier(.video)
+        let liveMode = try classifier(.liveStream, delegate: receiver)
+        let expectations: [(() throws -> Void, String)] = [
+            ({ _ = try imageMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
+             "The vision task is not initialized with video mode. Current Running Mode: Image"),
+            ({ try imageMode.classifyAsync(image: image, timestampInMilliseconds: 0) },
+             "The vision task is not initialized with live stream mode. Current Running Mode: Image"),
+            ({ _ = try videoMode.classify(image: image) },
+             "The vision task is not initialized with image mode. Current Running Mode: Video"),
+            ({ _ = try liveMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
+             "The vision task is not initialized with video mode. Current Running Mode: Live Stream"),
+        ]
+        for (call, message) in expectations {
+            let error = #expect(throws: TasksError.self) { try call() }
+            #expect(error?.code == .invalidArgumentError)
+            #expect(error?.message == message)
+        }
+        withExtendedLifetime(receiver) {}
+    }
+
+    @Test(arguments: [RunningMode.image, .video])
+    func delegateOutsideLiveStreamIsRejected(mode: RunningMode) throws {
+        let receiver = Receiver()
+        let error = #expect(throws: TasksError.self) { try classifier(mode, delegate: receiver) }
+        #expect(error?.message == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+    }
+}
