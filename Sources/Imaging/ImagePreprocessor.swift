@@ -10,11 +10,14 @@ import TasksCommon
 /// each tensor pixel's source position is rounded to 1/32 pixel, the four neighbours are
 /// weighted in 15-bit fixed point, and the result is rounded to a byte before any float
 /// conversion. Only red, green and blue are sampled: alpha is dropped without compositing,
-/// BGRA is swizzled, gray is repeated in the three channels. With no region and no rotation
-/// tensor column `u` samples source x = `u * imageWidth / tensorWidth` (no half-pixel offset).
+/// BGRA is swizzled, gray is repeated in the three channels. YUV pixels are converted to RGB
+/// bytes as they are read (BT.601, `YUVColorRange`; the chroma sample covering each pixel, not
+/// interpolated), so a YUV image gives exactly the tensor of its RGB8 conversion. With no
+/// region and no rotation tensor column `u` samples source x = `u * imageWidth / tensorWidth`
+/// (no half-pixel offset).
 ///
 /// The tensor is written in place (HWC, row-major, channels R, G, B) without full-size
-/// temporaries.
+/// temporaries (no RGB copy of a YUV image either).
 package enum ImagePreprocessor {
     /// The whole image as a normalized region of interest.
     package static let wholeImage = CGRect(x: 0, y: 0, width: 1, height: 1)
@@ -47,7 +50,7 @@ package enum ImagePreprocessor {
     /// Writes the tensor for a region of an image, flipped and rotated.
     ///
     /// - Parameters:
-    ///   - image: The stored pixels (any `PixelFormat`, padded rows allowed).
+    ///   - image: The stored pixels (any `PixelFormat`, padded rows allowed, YUV included).
     ///   - regionOfInterest: Normalized `x`, `y`, `width`, `height` (top-left origin, 0...1)
     ///     in stored-image coordinates, before the flip and rotation; `wholeImage` by default.
     ///     Checked as MediaPipe's `ImageProcessingOptions.region_of_interest`, as left = x,

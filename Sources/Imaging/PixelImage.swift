@@ -2,66 +2,96 @@ import Foundation
 import TasksCommon
 
 /// An immutable image in memory: `height` rows of `bytesPerRow` bytes, each row starting
-/// with `width` pixels of `format` (rows may be padded, as with `CVPixelBuffer`).
+/// with `width` pixels of `format` (rows may be padded, as with `CVPixelBuffer`). A YUV image
+/// holds its planes one after another in `bytes`, each with its own stride.
 ///
 /// The pixels are those stored in the file or buffer; an orientation travels separately
-/// (`DecodedImage.exifOrientation`) and is applied by the preprocessing, not here.
+/// (`DecodedImage.exifOrientation`) and is applied by the preprocessing, not here. YUV pixels
+/// stay YUV: the preprocessing converts the pixels it samples.
 package struct PixelImage: Sendable {
     /// Width in pixels (> 0).
     package let width: Int
     /// Height in pixels (> 0).
     package let height: Int
-    /// The distance in bytes from one row to the next (>= `width * format.bytesPerPixel`).
+    /// The distance in bytes from one row to the next (>= `width * format.bytesPerPixel`); for
+    /// a YUV format, that of the first plane.
     package let bytesPerRow: Int
     /// The layout of each pixel.
     package let format: PixelFormat
-    /// The pixel bytes: at least `bytesPerRow * (height - 1) + width * format.bytesPerPixel`.
+    /// The pixel bytes: at least `bytesPerRow * (height - 1) + width * format.bytesPerPixel`
+    /// for the RGB and gray formats; every plane of a YUV format (see `planes`).
     package let bytes: [UInt8]
+    /// The range of the Y, U and V values (only used by the YUV formats).
+    package let colorRange: YUVColorRange
+    /// Where each plane lies in `bytes`: one plane at offset 0 for the RGB and gray formats and
+    /// YUYV, two for NV12 and NV21, three for I420.
+    let planes: [PlaneLayout]
 
     /// Creates an image that takes over `bytes`, checking the geometry.
     ///
     /// - Parameters:
-    ///   - bytes: The pixels, row after row; the last row may omit its padding.
+    ///   - bytes: The pixels, row after row; the last row may omit its padding. For a YUV
+    ///     format, the planes one after another (see `contiguousLayout`).
     ///   - width: Pixels per row, > 0.
     ///   - height: Rows, > 0.
-    ///   - bytesPerRow: Bytes from one row to the next, >= `width * format.bytesPerPixel`.
+    ///   - bytesPerRow: Bytes from one row to the next, >= `width * format.bytesPerPixel`; nil
+    ///     for rows without padding.
     ///   - format: The pixel layout.
+    ///   - colorRange: The range of YUV values; ignored for the RGB and gray formats.
     /// - Throws: `TasksError` `invalidArgumentError` naming the bad value when a dimension
     ///   is not positive, `bytesPerRow` is too small, or `bytes` is too short.
-    package init(bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) {
-        try Self.validate(byteCount: bytes.count, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: bytes, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
+    package init(bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+                 colorRange: YUVColorRange = .video) throws(TasksError) {
+        let layout = try Self.contiguousLayout(byteCount: bytes.count, width: width, height: height,
+                                               bytesPerRow: bytesPerRow, format: format)
+        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `buffer`.
     ///
-    /// - Parameters: as `init(bytes:width:height:bytesPerRow:format:)`; only the bytes the
-    ///   geometry covers are copied (`bytesPerRow * (height - 1) + width * bytesPerPixel`).
+    /// - Parameters: as `init(bytes:width:height:bytesPerRow:format:colorRange:)`; only the
+    ///   bytes the geometry covers are copied (for RGB and gray,
+    ///   `bytesPerRow * (height - 1) + width * bytesPerPixel`).
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
-    package init(copying buffer: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) {
-        let needed = try Self.validate(byteCount: buffer.count, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: Array(buffer[0..<needed]), width: width, height: height, bytesPerRow: bytesPerRow, format: format)
+    package init(copying buffer: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+                 colorRange: YUVColorRange = .video) throws(TasksError) {
+        let layout = try Self.contiguousLayout(byteCount: buffer.count, width: width, height: height,
+                                               bytesPerRow: bytesPerRow, format: format)
+        self.init(unchecked: Array(buffer[0..<layout.byteCount]), width: width, height: height, format: format,
+                  colorRange: colorRange, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `data`.
     ///
-    /// - Parameters: as `init(copying:width:height:bytesPerRow:format:)`.
+    /// - Parameters: as `init(copying:width:height:bytesPerRow:format:colorRange:)`.
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
-    package init(copying data: Data, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) {
-        let needed = try Self.validate(byteCount: data.count, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: [UInt8](data.prefix(needed)), width: width, height: height, bytesPerRow: bytesPerRow, format: format)
+    package init(copying data: Data, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+                 colorRange: YUVColorRange = .video) throws(TasksError) {
+        let layout = try Self.contiguousLayout(byteCount: data.count, width: width, height: height,
+                                               bytesPerRow: bytesPerRow, format: format)
+        self.init(unchecked: [UInt8](data.prefix(layout.byteCount)), width: width, height: height, format: format,
+                  colorRange: colorRange, planes: layout.planes)
     }
 
-    /// Creates an image without checks; the caller guarantees the geometry.
+    /// Creates an RGB or gray image without checks; the caller guarantees the geometry.
     init(unchecked bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) {
+        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: .video,
+                  planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow)])
+    }
+
+    /// Creates an image of any format without checks; the caller guarantees the planes.
+    init(unchecked bytes: [UInt8], width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
+         planes: [PlaneLayout]) {
         self.bytes = bytes
         self.width = width
         self.height = height
-        self.bytesPerRow = bytesPerRow
+        self.bytesPerRow = planes[0].bytesPerRow
         self.format = format
+        self.colorRange = colorRange
+        self.planes = planes
     }
 
-    /// Checks a geometry and returns the bytes it covers.
+    /// Checks the geometry of a packed RGB or gray image and returns the bytes it covers.
     @discardableResult
     static func validate(byteCount: Int, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) -> Int {
         guard width > 0, height > 0 else {
@@ -82,7 +112,8 @@ package struct PixelImage: Sendable {
     }
 
     /// The red, green, blue and alpha of the pixel at column `x`, row `y` (gray repeats the
-    /// luminance; formats without alpha report 255).
+    /// luminance; YUV is converted as the preprocessing converts it; formats without alpha
+    /// report 255).
     ///
     /// - Precondition: `0 <= x < width`, `0 <= y < height`.
     package func rgba(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
@@ -93,6 +124,18 @@ package struct PixelImage: Sendable {
         case .bgra8: return (bytes[offset + 2], bytes[offset + 1], bytes[offset], bytes[offset + 3])
         case .rgb8: return (bytes[offset], bytes[offset + 1], bytes[offset + 2], 255)
         case .gray8: return (bytes[offset], bytes[offset], bytes[offset], 255)
+        case .nv12, .nv21, .i420, .yuyv:
+            let rgb = withPixelSource(PixelReader(x: x, y: y))
+            return (UInt8(rgb.red), UInt8(rgb.green), UInt8(rgb.blue), 255)
         }
+    }
+}
+
+/// Reads one pixel through a `PixelSource`.
+private struct PixelReader: PixelSourceVisitor {
+    let x: Int, y: Int
+
+    func visit<Source: PixelSource>(_ source: Source) -> (red: Int32, green: Int32, blue: Int32) {
+        source.rgb(source.row(y), source.column(x))
     }
 }

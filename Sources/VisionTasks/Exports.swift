@@ -1,5 +1,7 @@
 // What `import VisionTasks` brings besides this module: the error type shared by all tasks
-// and the two image value types users name (MediaPipe iOS gets these from UIKit/CoreVideo).
+// and the image value types users name (MediaPipe iOS gets these from UIKit/CoreVideo).
 @_exported import TasksCommon
 @_exported import enum Imaging.ImageOrientation
 @_exported import enum Imaging.PixelFormat
+@_exported import struct Imaging.PixelPlane
+@_exported import enum Imaging.YUVColorRange

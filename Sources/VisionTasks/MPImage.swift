@@ -6,8 +6,10 @@ import TasksCommon
 ///
 /// Mirrors MediaPipe Tasks iOS `MPImage`. On Linux there is no `UIImage`, `CVPixelBuffer` or
 /// `CMSampleBuffer`; the nearest equivalents are a file URL or path, encoded `Data` (JPEG, PNG,
-/// WebP), and a raw pixel buffer (`PixelFormat`: RGBA8, BGRA8, RGB8, Gray8). Pixels are never
-/// re-oriented in memory: the classifier applies `orientation` while preprocessing, as MediaPipe does.
+/// WebP), a raw pixel buffer (`PixelFormat`: RGBA8, BGRA8, RGB8, Gray8, or the camera and video
+/// formats NV12, NV21, I420, YUYV), and separate planes (`PixelPlane`). Pixels are never
+/// re-oriented in memory: the classifier applies `orientation` while preprocessing, as MediaPipe does,
+/// and YUV pixels are converted to RGB only where the preprocessing samples them.
 /// Decoding refuses images over `MPImage.maximumPixelCount` pixels before allocating them.
 public struct MPImage: Sendable {
     package let pixels: PixelImage
@@ -52,21 +54,77 @@ public struct MPImage: Sendable {
         self.orientation = orientation ?? decoded.exifOrientation
     }
 
-    /// Copies a raw pixel buffer, the Linux stand-in for iOS's `init(pixelBuffer:orientation:)`.
-    /// Alpha is ignored (not composited), as MediaPipe does; gray becomes R = G = B.
+    /// Copies a raw pixel buffer held in one block of memory, the Linux stand-in for iOS's
+    /// `init(pixelBuffer:orientation:)`.
+    ///
+    /// RGB and gray: alpha is ignored (not composited), as MediaPipe does; gray becomes
+    /// R = G = B. YUV (`.nv12`, `.nv21`, `.i420`, `.yuyv`): the planes follow one another
+    /// (Y, then UV or VU; Y, then U, then V), and the pixels are converted to RGB with BT.601 in
+    /// `colorRange` while the classifier samples them (see `YUVColorRange`; chroma is not
+    /// interpolated). For planes in separate buffers, as a `CVPixelBuffer` of
+    /// `kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange` has them, use `init(planes:width:height:format:colorRange:orientation:)`.
+    ///
     /// - Parameters:
-    ///   - pixels: at least `bytesPerRow · (height − 1) + width · bytesPerPixel` bytes, rows top to bottom.
-    ///   - width: pixels per row, > 0.
+    ///   - pixels: the rows, top to bottom. RGB and gray: at least
+    ///     `bytesPerRow · (height − 1) + width · bytesPerPixel` bytes. YUV: every plane, each
+    ///     but the last taking `rows · stride` bytes; the last plane's last row may omit its
+    ///     padding. Chroma planes have `ceil(height / 2)` rows (`ceil(width / 2)` samples per
+    ///     row); only the covered bytes are copied.
+    ///   - width: pixels per row, > 0 (odd sizes are allowed for every format).
     ///   - height: rows, > 0.
-    ///   - bytesPerRow: the stride between rows in bytes (at least `width · bytesPerPixel`;
-    ///     larger for padded rows); nil for tightly packed rows.
+    ///   - bytesPerRow: the stride between rows in bytes, larger than the pixels for padded
+    ///     rows. RGB and gray: at least `width · bytesPerPixel`. YUV: the Y plane's stride (at
+    ///     least `width`; YUYV's only plane, at least `4 · ceil(width / 2)`); NV12/NV21's UV plane
+    ///     has the same stride, which must hold `2 · ceil(width / 2)` bytes, and I420's U and V
+    ///     planes have `ceil(bytesPerRow / 2)`. nil for rows without padding: for YUV, each
+    ///     plane's stride is its row of pixels (Y `width`, UV `2 · ceil(width / 2)`, U and V
+    ///     `ceil(width / 2)`), the layout of FFmpeg's rawvideo.
     ///   - format: the pixel layout.
+    ///   - colorRange: the range of YUV values, video (limited) range by default, as cameras
+    ///     and decoders produce; ignored for RGB and gray.
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
-    /// - Throws: `TasksError` invalidArgument naming the value when a size is inconsistent.
+    /// - Throws: `TasksError` invalidArgument naming the value when a size is not positive,
+    ///   a stride is too small for a plane (naming the plane), or `pixels` is too short.
     public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
-                orientation: ImageOrientation = .up) throws {
-        self.pixels = try PixelImage(copying: pixels, width: width, height: height,
-                                     bytesPerRow: bytesPerRow ?? width * format.bytesPerPixel, format: format)
+                colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {
+        self.pixels = try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow,
+                                     format: format, colorRange: colorRange)
+        self.orientation = orientation
+    }
+
+    /// Copies an image given as separate planes, the Linux stand-in for iOS's
+    /// `init(pixelBuffer:orientation:)` with a planar `CVPixelBuffer`: a camera frame in
+    /// `kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange` (`format: .nv12, colorRange: .video`) or
+    /// `kCVPixelFormatType_420YpCbCr8BiPlanarFullRange` (`format: .nv12, colorRange: .full`),
+    /// with one `PixelPlane` per `CVPixelBufferGetBaseAddressOfPlane` and
+    /// `CVPixelBufferGetBytesPerRowOfPlane`. Android's `YUV_420_888` planes with a pixel stride of
+    /// 1 are `.i420`; a decoded video frame's `AVFrame.data` and `linesize` map the same way.
+    ///
+    /// The pixels are converted to RGB with BT.601 in `colorRange` while the classifier samples
+    /// them (see `YUVColorRange` for the formulas); each pixel uses the chroma sample covering
+    /// it, without chroma interpolation. No RGB copy of the image is made.
+    ///
+    /// - Parameters:
+    ///   - planes: the planes in order, each with rows top to bottom whose last row may omit its
+    ///     padding. `.nv12`/`.nv21`: 2 planes, Y (`height` rows of `width` bytes), then the
+    ///     interleaved U, V (or V, U) pairs (`ceil(height / 2)` rows of `2 · ceil(width / 2)`
+    ///     bytes). `.i420`: 3 planes, Y, then U, then V (`ceil(height / 2)` rows of
+    ///     `ceil(width / 2)` bytes each). `.yuyv`: 1 plane of `height` rows of `4 · ceil(width / 2)`
+    ///     bytes. RGB and gray formats: 1 plane of `height` rows of `width · bytesPerPixel` bytes.
+    ///     Each plane's `bytesPerRow` must be at least its row's bytes; only the covered bytes
+    ///     are copied.
+    ///   - width: pixels per row, > 0 (odd sizes are allowed).
+    ///   - height: rows, > 0.
+    ///   - format: the pixel layout.
+    ///   - colorRange: the range of YUV values, video (limited) range by default; ignored for RGB
+    ///     and gray.
+    ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
+    /// - Throws: `TasksError` invalidArgument when a size is not positive, the number of planes
+    ///   does not match `format`, or a plane's `bytesPerRow` or byte count is too small (the
+    ///   message names the plane, its expected size and the values given).
+    public init(planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
+                colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {
+        self.pixels = try PixelImage(copying: planes, width: width, height: height, format: format, colorRange: colorRange)
         self.orientation = orientation
     }
 

@@ -38,25 +38,44 @@ enum BilinearSampler {
     /// Source positions are kept in 1/32 pixel (OpenCV's `INTER_BITS` = 5).
     static let fractionBits = 5
 
-    /// Samples every tensor pixel and hands it to `writer`.
+    /// Samples every tensor pixel of `image` and hands it to `writer`.
+    ///
+    /// Each of the four neighbours is read as red, green and blue through the image's
+    /// `PixelSource` (YUV converted on the fly), so the result is the one the same image
+    /// converted to RGB8 beforehand would give. See `sample(_:width:height:geometry:tensorWidth:tensorHeight:writer:)`.
+    static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, geometry: SamplingGeometry,
+                                                  tensorWidth: Int, tensorHeight: Int, writer: Writer) {
+        image.withPixelSource(Sampling(width: image.width, height: image.height, geometry: geometry,
+                                       tensorWidth: tensorWidth, tensorHeight: tensorHeight, writer: writer))
+    }
+
+    /// The sampling of one image, specialized for its pixel source.
+    private struct Sampling<Writer: TensorPixelWriter>: PixelSourceVisitor {
+        let width: Int, height: Int
+        let geometry: SamplingGeometry
+        let tensorWidth: Int, tensorHeight: Int
+        let writer: Writer
+
+        func visit<Source: PixelSource>(_ source: Source) {
+            BilinearSampler.sample(source, width: width, height: height, geometry: geometry,
+                                   tensorWidth: tensorWidth, tensorHeight: tensorHeight, writer: writer)
+        }
+    }
+
+    /// Samples every tensor pixel of a `width` x `height` source and hands it to `writer`.
     ///
     /// Source positions come from `SourcePositions` (OpenCV's `warpPerspective` arithmetic,
     /// in 1/32 pixel). The integer part picks the top-left neighbour and the 1/32 fractions
     /// `fx`, `fy` weight the four neighbours with `(32 - fx)(32 - fy)`, `fx(32 - fy)`,
     /// `(32 - fx)fy`, `fx fy` (OpenCV's 15-bit weights divided by 32, which are exact),
-    /// rounding the sum to nearest. Neighbours outside the image take the nearest edge pixel
-    /// (each coordinate clamped). Only one row of positions is held at a time.
-    static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, geometry: SamplingGeometry,
-                                                  tensorWidth: Int, tensorHeight: Int, writer: Writer) {
-        let bytesPerPixel = image.format.bytesPerPixel
-        let (redOffset, greenOffset, blueOffset): (Int, Int, Int)
-        switch image.format {
-        case .rgba8, .rgb8: (redOffset, greenOffset, blueOffset) = (0, 1, 2)
-        case .bgra8: (redOffset, greenOffset, blueOffset) = (2, 1, 0)
-        case .gray8: (redOffset, greenOffset, blueOffset) = (0, 0, 0)
-        }
-        let maxX = image.width - 1, maxY = image.height - 1
-        let bytesPerRow = image.bytesPerRow
+    /// rounding the sum to nearest, for red, green and blue separately. Neighbours outside the
+    /// image take the nearest edge pixel (each coordinate clamped). Only one row of positions
+    /// is held at a time.
+    static func sample<Source: PixelSource, Writer: TensorPixelWriter>(
+        _ source: Source, width: Int, height: Int, geometry: SamplingGeometry,
+        tensorWidth: Int, tensorHeight: Int, writer: Writer
+    ) {
+        let maxX = width - 1, maxY = height - 1
         // In a mirrored map x becomes maxX - x: in fixed point, 32 * maxX - X.
         let mirrored = geometry.mirrored
         let mirrorX = mirrored ? maxX << fractionBits : 0
@@ -65,32 +84,33 @@ enum BilinearSampler {
         let positions = SourcePositions(matrix: geometry.matrix, tensorWidth: tensorWidth, tensorHeight: tensorHeight)
         var rowX = [Int](repeating: 0, count: tensorWidth), rowY = [Int](repeating: 0, count: tensorWidth)
 
-        image.bytes.withUnsafeBufferPointer { buffer in
-            let pixels = buffer.baseAddress.unsafelyUnwrapped
-            for v in 0..<tensorHeight {
-                positions.fill(row: v, x: &rowX, y: &rowY)
-                rowX.withUnsafeBufferPointer { rowX in
-                    rowY.withUnsafeBufferPointer { rowY in
-                        for u in 0..<tensorWidth {
-                            let fixedX = mirrored ? mirrorX - rowX[u] : rowX[u], fixedY = rowY[u]
-                            let sourceX = fixedX >> fractionBits, sourceY = fixedY >> fractionBits
-                            let fractionX = Int32(fixedX & fractionMask), fractionY = Int32(fixedY & fractionMask)
-                            let left = min(max(sourceX, 0), maxX) * bytesPerPixel
-                            let right = min(max(sourceX + 1, 0), maxX) * bytesPerPixel
-                            let top = pixels + min(max(sourceY, 0), maxY) * bytesPerRow
-                            let bottom = pixels + min(max(sourceY + 1, 0), maxY) * bytesPerRow
-                            let weightLeft = one - fractionX, weightTop = one - fractionY
+        for v in 0..<tensorHeight {
+            positions.fill(row: v, x: &rowX, y: &rowY)
+            rowX.withUnsafeBufferPointer { rowX in
+                rowY.withUnsafeBufferPointer { rowY in
+                    for u in 0..<tensorWidth {
+                        let fixedX = mirrored ? mirrorX - rowX[u] : rowX[u], fixedY = rowY[u]
+                        let sourceX = fixedX >> fractionBits, sourceY = fixedY >> fractionBits
+                        let fractionX = Int32(fixedX & fractionMask), fractionY = Int32(fixedY & fractionMask)
+                        let left = source.column(min(max(sourceX, 0), maxX))
+                        let right = source.column(min(max(sourceX + 1, 0), maxX))
+                        let top = source.row(min(max(sourceY, 0), maxY))
+                        let bottom = source.row(min(max(sourceY + 1, 0), maxY))
+                        let topLeft = source.rgb(top, left), topRight = source.rgb(top, right)
+                        let bottomLeft = source.rgb(bottom, left), bottomRight = source.rgb(bottom, right)
+                        let weightLeft = one - fractionX, weightTop = one - fractionY
 
-                            @inline(__always)
-                            func interpolate(_ channel: Int) -> Int32 {
-                                let upper = Int32(top[left + channel]) * weightLeft + Int32(top[right + channel]) * fractionX
-                                let lower = Int32(bottom[left + channel]) * weightLeft + Int32(bottom[right + channel]) * fractionX
-                                // (sum of 15-bit weights x values + 2^14) >> 15, with the weights / 32.
-                                return (upper * weightTop + lower * fractionY + 512) >> 10
-                            }
-                            writer.write(pixel: v * tensorWidth + u, red: interpolate(redOffset),
-                                         green: interpolate(greenOffset), blue: interpolate(blueOffset))
+                        @inline(__always)
+                        func interpolate(_ topLeft: Int32, _ topRight: Int32, _ bottomLeft: Int32, _ bottomRight: Int32) -> Int32 {
+                            let upper = topLeft * weightLeft + topRight * fractionX
+                            let lower = bottomLeft * weightLeft + bottomRight * fractionX
+                            // (sum of 15-bit weights x values + 2^14) >> 15, with the weights / 32.
+                            return (upper * weightTop + lower * fractionY + 512) >> 10
                         }
+                        writer.write(pixel: v * tensorWidth + u,
+                                     red: interpolate(topLeft.red, topRight.red, bottomLeft.red, bottomRight.red),
+                                     green: interpolate(topLeft.green, topRight.green, bottomLeft.green, bottomRight.green),
+                                     blue: interpolate(topLeft.blue, topRight.blue, bottomLeft.blue, bottomRight.blue))
                     }
                 }
             }

@@ -1,0 +1,152 @@
+/// Reads the red, green and blue of any pixel of an image, for the bilinear sampler.
+///
+/// A pixel is addressed by its row and its column, each prepared once (`row(_:)`,
+/// `column(_:)`) and combined by `rgb(_:_:)`, so that the sampler's four neighbours share two
+/// rows and two columns. YUV sources convert on every read (no RGB copy of the image is made):
+/// each luma pixel takes the chroma sample that covers it (column `x / 2`; row `y / 2` for
+/// 4:2:0), without interpolating chroma.
+protocol PixelSource {
+    /// What a row address holds (a pointer per plane).
+    associatedtype Row
+    /// What a column address holds (byte offsets within the rows).
+    associatedtype Column
+    /// The address of row `y`, `0 <= y < height`.
+    func row(_ y: Int) -> Row
+    /// The address of column `x`, `0 <= x < width`.
+    func column(_ x: Int) -> Column
+    /// The red, green and blue (0...255) of the pixel at `row`, `column`.
+    func rgb(_ row: Row, _ column: Column) -> (red: Int32, green: Int32, blue: Int32)
+}
+
+/// Something done with the `PixelSource` of an image, specialized for each source type.
+protocol PixelSourceVisitor {
+    associatedtype Result
+    func visit<Source: PixelSource>(_ source: Source) -> Result
+}
+
+extension PixelImage {
+    /// Calls `visitor` with the source that reads this image's format, valid during the call.
+    func withPixelSource<Visitor: PixelSourceVisitor>(_ visitor: Visitor) -> Visitor.Result {
+        bytes.withUnsafeBufferPointer { buffer in
+            // Never empty: width and height are > 0.
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            switch format {
+            case .rgba8, .rgb8:
+                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: format.bytesPerPixel,
+                                                     red: 0, green: 1, blue: 2))
+            case .bgra8:
+                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 4, red: 2, green: 1, blue: 0))
+            case .gray8:
+                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 1, red: 0, green: 0, blue: 0))
+            case .nv12, .nv21, .i420, .yuyv:
+                return YUVToRGB.withConversion(for: colorRange) { conversion in
+                    visitYUV(visitor, base: base, conversion: conversion)
+                }
+            }
+        }
+    }
+
+    /// Calls `visitor` with the source of a YUV format.
+    private func visitYUV<Visitor: PixelSourceVisitor>(_ visitor: Visitor, base: UnsafePointer<UInt8>,
+                                                       conversion: YUVToRGB) -> Visitor.Result {
+        let plane = { (index: Int) in (base + planes[index].offset, planes[index].bytesPerRow) }
+        switch format {
+        case .nv12, .nv21:
+            let (luma, chroma) = (plane(0), plane(1))
+            let uFirst = format == .nv12
+            return visitor.visit(SemiPlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, chroma: chroma.0,
+                                                     chromaBytesPerRow: chroma.1, u: uFirst ? 0 : 1, v: uFirst ? 1 : 0,
+                                                     conversion: conversion))
+        case .i420:
+            let (luma, u, v) = (plane(0), plane(1), plane(2))
+            return visitor.visit(PlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, u: u.0, uBytesPerRow: u.1,
+                                                 v: v.0, vBytesPerRow: v.1, conversion: conversion))
+        case .yuyv:
+            return visitor.visit(PackedYUYVSource(base: base, bytesPerRow: bytesPerRow, conversion: conversion))
+        case .rgba8, .bgra8, .rgb8, .gray8:
+            preconditionFailure("\(format) is not a YUV format")
+        }
+    }
+}
+
+/// RGBA, BGRA, RGB and gray: three channel offsets within each pixel.
+struct PackedRGBSource: PixelSource {
+    let base: UnsafePointer<UInt8>
+    let bytesPerRow: Int
+    let bytesPerPixel: Int
+    let red: Int, green: Int, blue: Int
+
+    @inline(__always)
+    func row(_ y: Int) -> UnsafePointer<UInt8> { base + y * bytesPerRow }
+
+    @inline(__always)
+    func column(_ x: Int) -> Int { x * bytesPerPixel }
+
+    @inline(__always)
+    func rgb(_ row: UnsafePointer<UInt8>, _ column: Int) -> (red: Int32, green: Int32, blue: Int32) {
+        (Int32(row[column + red]), Int32(row[column + green]), Int32(row[column + blue]))
+    }
+}
+
+/// NV12 and NV21: a Y plane and a plane of interleaved chroma pairs (U at `u`, V at `v`).
+struct SemiPlanarYUVSource: PixelSource {
+    let luma: UnsafePointer<UInt8>, lumaBytesPerRow: Int
+    let chroma: UnsafePointer<UInt8>, chromaBytesPerRow: Int
+    let u: Int, v: Int
+    let conversion: YUVToRGB
+
+    @inline(__always)
+    func row(_ y: Int) -> (luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>) {
+        (luma + y * lumaBytesPerRow, chroma + (y >> 1) * chromaBytesPerRow)
+    }
+
+    @inline(__always)
+    func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, (x >> 1) << 1) }
+
+    @inline(__always)
+    func rgb(_ row: (luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>),
+             _ column: (luma: Int, chroma: Int)) -> (red: Int32, green: Int32, blue: Int32) {
+        conversion.rgb(y: row.luma[column.luma], u: row.chroma[column.chroma + u], v: row.chroma[column.chroma + v])
+    }
+}
+
+/// I420: Y, U and V planes, chroma at half width and half height.
+struct PlanarYUVSource: PixelSource {
+    let luma: UnsafePointer<UInt8>, lumaBytesPerRow: Int
+    let u: UnsafePointer<UInt8>, uBytesPerRow: Int
+    let v: UnsafePointer<UInt8>, vBytesPerRow: Int
+    let conversion: YUVToRGB
+
+    @inline(__always)
+    func row(_ y: Int) -> (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>) {
+        (luma + y * lumaBytesPerRow, u + (y >> 1) * uBytesPerRow, v + (y >> 1) * vBytesPerRow)
+    }
+
+    @inline(__always)
+    func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, x >> 1) }
+
+    @inline(__always)
+    func rgb(_ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>),
+             _ column: (luma: Int, chroma: Int)) -> (red: Int32, green: Int32, blue: Int32) {
+        conversion.rgb(y: row.luma[column.luma], u: row.u[column.chroma], v: row.v[column.chroma])
+    }
+}
+
+/// YUYV: Y0, U, Y1, V per pair of pixels in one plane.
+struct PackedYUYVSource: PixelSource {
+    let base: UnsafePointer<UInt8>
+    let bytesPerRow: Int
+    let conversion: YUVToRGB
+
+    @inline(__always)
+    func row(_ y: Int) -> UnsafePointer<UInt8> { base + y * bytesPerRow }
+
+    /// The luma byte (`2x`) and the pair's first byte (`4 (x / 2)`).
+    @inline(__always)
+    func column(_ x: Int) -> (luma: Int, pair: Int) { (x << 1, (x >> 1) << 2) }
+
+    @inline(__always)
+    func rgb(_ row: UnsafePointer<UInt8>, _ column: (luma: Int, pair: Int)) -> (red: Int32, green: Int32, blue: Int32) {
+        conversion.rgb(y: row[column.luma], u: row[column.pair + 1], v: row[column.pair + 3])
+    }
+}
