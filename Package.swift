@@ -33,14 +33,15 @@ let package = Package(
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "VisionTasks"]),
-        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling"], path: "Sources/vision-tasks"),
+        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput"],
+                          path: "Sources/vision-tasks"),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "TestSupport"]),
+        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "TestSupport"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "LiteRT", "TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),

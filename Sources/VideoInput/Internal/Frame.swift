@@ -1,0 +1,25 @@
+import CFFmpeg
+import TasksCommon
+
+/// An `AVFrame`, allocated with `av_frame_alloc` and freed with `av_frame_free` in `deinit`.
+///
+/// The buffers a decoded frame references belong to the frame until `av_frame_unref`.
+final class Frame {
+    /// The frame; +1, owned by this object.
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// Allocates an empty frame (`av_frame_alloc`).
+    ///
+    /// - Throws: `TasksError` `resourceExhaustedError` when FFmpeg cannot allocate it.
+    init() throws(TasksError) {
+        guard let frame = av_frame_alloc() else {
+            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg frame (av_frame_alloc): out of memory.")
+        }
+        pointer = frame
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+}

@@ -1,0 +1,97 @@
+import CFFmpeg
+import Glibc
+import TasksCommon
+
+/// Where a source's bytes come from, decided from its URL before FFmpeg opens it.
+enum InputLocation: Equatable {
+    /// A path on this machine (`file:` prefix removed).
+    case path(String)
+    /// A file descriptor the caller owns, from `pipe:N` (`pipe:` alone is standard input).
+    case fileDescriptor(Int32)
+    /// Anything else FFmpeg opens itself: a network URL, a device or a filter graph.
+    case other
+
+    /// Classifies `url` as FFmpeg's `url_find_protocol` does: a name of letters, digits, `+`,
+    /// `-` and `.` followed by `:` is a protocol; otherwise it is a file path. Demuxers that
+    /// open their input themselves (`AVFMT_NOFILE`: devices, lavfi) take the URL as it is,
+    /// except that an absolute path (a device) is still checked for existence.
+    init(url: String, format: UnsafePointer<AVInputFormat>?) {
+        if let format, format.pointee.flags & AVFMT_NOFILE != 0 {
+            self = url.hasPrefix("/") ? .path(url) : .other
+            return
+        }
+        let schemeCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+        let scheme = url.prefix { schemeCharacters.contains($0) }
+        guard !scheme.isEmpty, url.dropFirst(scheme.count).first == ":" else {
+            self = .path(url)
+            return
+        }
+        let rest = String(url.dropFirst(scheme.count + 1))
+        switch scheme {
+        case "file":
+            self = .path(rest)
+        case "pipe":
+            if rest.isEmpty || rest == "-" {
+                self = .fileDescriptor(0)
+            } else if let descriptor = Int32(rest), descriptor >= 0 {
+                self = .fileDescriptor(descriptor)
+            } else {
+                self = .other
+            }
+        default:
+            self = .other
+        }
+    }
+
+    /// Checks the location and, for a FIFO, character device or `pipe:N`,
+    /// opens the custom input that reads it within the deadline.
+    ///
+    /// - Parameters:
+    ///   - url: The URL as the caller gave it, for messages.
+    ///   - opensItself: Whether the demuxer opens its input (`AVFMT_NOFILE`), in which case
+    ///     only existence is checked.
+    ///   - deadline: The budget of each read of the custom input.
+    /// - Returns: The custom input, or nil when FFmpeg opens the source itself.
+    /// - Throws: `TasksError` `notFoundError` for a missing path, `invalidArgumentError` for a
+    ///   directory or a bad descriptor, `permissionDeniedError` when a FIFO cannot be opened
+    ///   for reading, and as `FileDescriptorInput.init`.
+    func openCustomInput(url: String, opensItself: Bool, deadline: InterruptDeadline) throws(TasksError) -> FileDescriptorInput? {
+        switch self {
+        case .other:
+            return nil
+        case .fileDescriptor(let descriptor):
+            // A private duplicate, so that closing ours leaves the caller's open.
+            let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+            guard duplicate >= 0 else {
+                throw TasksError.invalidArgument("Failed to open video source '\(url)': file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).")
+            }
+            return try FileDescriptorInput(fileDescriptor: duplicate, deadline: deadline, source: url)
+        case .path(let path):
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                let reason = String(cString: strerror(errno))
+                if errno == ENOENT || errno == ENOTDIR {
+                    throw TasksError.notFound("Video source not found: '\(url)' (\(reason)).")
+                }
+                throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                                 "Failed to open video source '\(url)': \(reason).")
+            }
+            let type = info.st_mode & S_IFMT
+            guard type != S_IFDIR else {
+                throw TasksError.invalidArgument("Failed to open video source '\(url)': the path is a directory, not a video file or device.")
+            }
+            guard !opensItself, type == S_IFIFO || type == S_IFCHR else {
+                return nil  // a regular file (FFmpeg's file protocol) or a device its demuxer opens
+            }
+            // O_NONBLOCK: opening a FIFO for reading must not wait for a writer; reads then
+            // wait in poll(), within the deadline.
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                                 "Failed to open video source '\(url)': \(reason).")
+            }
+            return try FileDescriptorInput(fileDescriptor: descriptor, deadline: deadline, source: url)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// How a `VideoSource` opens and reads its input.
+package struct VideoSourceOptions: Sendable, Equatable {
+    /// The longest any single blocking step may wait, in milliseconds (> 0; default 10 000):
+    /// opening (connecting, probing), reading the stream parameters, and each read of
+    /// `nextFrame()`. The budget restarts before every step, so a live source may run for
+    /// ever as long as data keeps coming. When it runs out the step fails with
+    /// `deadlineExceededError` instead of hanging (an unreachable server, a pipe or FIFO with
+    /// no writer or a stalled one, a camera that delivers nothing). Decoding itself does no
+    /// I/O and is not interrupted. Reading the stream parameters of a live source may take up
+    /// to FFmpeg's `analyzeduration` of real time (5 s by default): keep the timeout above
+    /// it, or lower it with the `analyzeduration` demuxer option (microseconds).
+    package var timeoutInMilliseconds: Int
+    /// The FFmpeg input format (demuxer or device) to use instead of probing the data, as
+    /// `ffmpeg -f` takes it: "rawvideo" for raw frame pipes, "lavfi" for filter graph sources
+    /// such as `testsrc`, "video4linux2" for cameras (the default for paths starting with
+    /// `/dev/video`). nil (the default) probes.
+    package var inputFormat: String?
+    /// Options for the demuxer and protocol, as `ffmpeg -OPTION VALUE` before `-i` takes
+    /// them: for "rawvideo", `video_size` ("640x480"), `pixel_format` ("rgb24") and
+    /// `framerate` ("30"); for cameras, `video_size`, `framerate`, `input_format`; for any
+    /// input, FFmpeg's format options such as `probesize` and `analyzeduration`. An option
+    /// that neither the demuxer nor the protocol knows is an `invalidArgumentError`. Empty by
+    /// default.
+    package var demuxerOptions: [String: String]
+
+    /// Creates options; every parameter has the default described on its property.
+    package init(timeoutInMilliseconds: Int = 10_000, inputFormat: String? = nil, demuxerOptions: [String: String] = [:]) {
+        self.timeoutInMilliseconds = timeoutInMilliseconds
+        self.inputFormat = inputFormat
+        self.demuxerOptions = demuxerOptions
+    }
+}

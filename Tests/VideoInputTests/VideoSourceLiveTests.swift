@@ -1,0 +1,210 @@
+import Foundation
+import TasksCommon
+import TestSupport
+import Testing
+@testable import VideoInput
+
+/// Pipes, FIFOs and network sources: raw frames written by the test, and sources that never
+/// deliver, which must fail within the timeout.
+@Suite("VideoSource live sources")
+struct VideoSourceLiveTests {
+    /// The raw frames the writers send: 32x16 RGB, each filled with its own colour.
+    static let frameWidth = 32
+    static let frameHeight = 16
+    static let colours: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (200, 100, 50), (10, 20, 30)]
+
+    /// Options for raw RGB frames at 25 fps (40 ms apart).
+    static func rawOptions(timeout: Int = 10_000) -> VideoSourceOptions {
+        VideoSourceOptions(timeoutInMilliseconds: timeout, inputFormat: "rawvideo",
+                           demuxerOptions: ["video_size": "\(frameWidth)x\(frameHeight)", "pixel_format": "rgb24", "framerate": "25"])
+    }
+
+    /// The bytes of frame `index`.
+    static func rawFrame(_ index: Int) -> [UInt8] {
+        let (red, green, blue) = colours[index]
+        return Array([[UInt8]](repeating: [red, green, blue], count: frameWidth * frameHeight).joined())
+    }
+
+    /// Writes all of `bytes` to `descriptor`.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Checks the frames of `source` against `colours`: pixels exact, 40 ms apart.
+    func expectColourFrames(_ source: VideoSource, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(source.codecName == "rawvideo", sourceLocation: sourceLocation)
+        #expect(source.width == Self.frameWidth && source.height == Self.frameHeight, sourceLocation: sourceLocation)
+        let frames = try readAllFrames(source)
+        #expect(frames.map(\.timestampInMilliseconds) == (0..<Self.colours.count).map { $0 * 40 }, sourceLocation: sourceLocation)
+        for (frame, colour) in zip(frames, Self.colours) {
+            let corner = frame.pixels.rgba(x: 0, y: 0), centre = frame.pixels.rgba(x: 17, y: 9)
+            #expect(corner.red == colour.0 && corner.green == colour.1 && corner.blue == colour.2, "\(corner) vs \(colour)", sourceLocation: sourceLocation)
+            #expect(centre.red == colour.0 && centre.green == colour.1 && centre.blue == colour.2, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("raw RGB frames through pipe:N")
+    func rawFramesThroughPipe() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        defer { close(readEnd) }
+        let writer = Thread {
+            for index in Self.colours.indices {
+                Self.writeAll(Self.rawFrame(index), to: writeEnd)
+                usleep(20_000)
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        let source = try VideoSource(url: "pipe:\(readEnd)", options: Self.rawOptions())
+        try expectColourFrames(source)
+        #expect(fcntl(readEnd, F_GETFD) >= 0, "the caller's descriptor stays open")
+    }
+
+    @Test("raw RGB frames through a FIFO, the writer arriving after the source opens it")
+    func rawFramesThroughFIFO() throws {
+        let (directory, remove) = try Clips.temporaryDirectory()
+        defer { remove() }
+        let fifo = directory.appendingPathComponent("frames.fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            usleep(200_000)
+            let descriptor = open(fifo, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            for index in Self.colours.indices {
+                Self.writeAll(Self.rawFrame(index), to: descriptor)
+            }
+            close(descriptor)
+        }
+        writer.start()
+        let source = try VideoSource(url: fifo, options: Self.rawOptions())
+        try expectColourFrames(source)
+    }
+
+    @Test("a FIFO nobody writes to fails with deadlineExceeded within the timeout")
+    func silentFIFO() throws {
+        let (directory, remove) = try Clips.temporaryDirectory()
+        defer { remove() }
+        let fifo = directory.appendingPathComponent("silent.fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Probing waits for data in the initializer; raw video needs none until the first frame.
+        for options in [VideoSourceOptions(timeoutInMilliseconds: 1_000), Self.rawOptions(timeout: 1_000)] {
+            let start = monotonicSeconds()
+            expectTasksError(.deadlineExceededError, containing: "1000 ms") { () throws(TasksError) in
+                try VideoSource(url: fifo, options: options).nextFrame()
+            }
+            let elapsed = monotonicSeconds() - start
+            #expect(elapsed >= 0.9 && elapsed < 3, "gave up after \(elapsed) s")
+        }
+    }
+
+    @Test("a pipe that stalls after two frames fails with deadlineExceeded on the third")
+    func stalledPipe() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
+        defer { close(readEnd); close(writeEnd) }
+        Self.writeAll(Self.rawFrame(0) + Self.rawFrame(1), to: writeEnd)
+
+        let source = try VideoSource(url: "pipe:\(readEnd)", options: Self.rawOptions(timeout: 1_000))
+        #expect(try source.nextFrame()?.timestampInMilliseconds == 0)
+        #expect(try source.nextFrame()?.timestampInMilliseconds == 40)
+        let start = monotonicSeconds()
+        expectTasksError(.deadlineExceededError, containing: "pipe:\(readEnd)") { () throws(TasksError) in try source.nextFrame() }
+        let elapsed = monotonicSeconds() - start
+        #expect(elapsed >= 0.9 && elapsed < 3, "gave up after \(elapsed) s")
+    }
+
+    @Test("a TCP server that accepts but never sends fails with deadlineExceeded within the timeout")
+    func silentServer() throws {
+        let server = try ListeningSocket()
+        let start = monotonicSeconds()
+        expectTasksError(.deadlineExceededError, containing: "tcp://127.0.0.1:\(server.port)") { () throws(TasksError) in
+            try VideoSource(url: "tcp://127.0.0.1:\(server.port)", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
+        }
+        let elapsed = monotonicSeconds() - start
+        #expect(elapsed >= 0.9 && elapsed < 3, "gave up after \(elapsed) s")
+    }
+
+    @Test("a UDP port nobody sends to fails with deadlineExceeded within the timeout")
+    func silentUDPPort() throws {
+        let port = try ListeningSocket.freeUDPPort()
+        let start = monotonicSeconds()
+        expectTasksError(.deadlineExceededError, containing: "1000 ms") { () throws(TasksError) in
+            try VideoSource(url: "udp://127.0.0.1:\(port)", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
+        }
+        let elapsed = monotonicSeconds() - start
+        #expect(elapsed >= 0.9 && elapsed < 3, "gave up after \(elapsed) s")
+    }
+
+    @Test("tcp://127.0.0.1:9 (nothing listening) fails within the timeout with a typed error")
+    func unreachablePort() throws {
+        let start = monotonicSeconds()
+        do {
+            _ = try VideoSource(url: "tcp://127.0.0.1:9", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
+            Issue.record("opened tcp://127.0.0.1:9")
+        } catch {
+            // Refused at once on most machines (unavailable); a firewall that drops it makes it a timeout.
+            #expect([.unavailableError, .deadlineExceededError].contains(error.code), "\(error)")
+            #expect(error.message.contains("tcp://127.0.0.1:9"))
+        }
+        #expect(monotonicSeconds() - start < 3)
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a free port that never accepts: clients connect
+/// (the kernel completes the handshake) and then wait for data for ever.
+final class ListeningSocket {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FFmpegTool.Failure(message: "socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 4) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw FFmpegTool.Failure(message: "bind/listen: \(errno)")
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// A UDP port on 127.0.0.1 that was free a moment ago (bound to port 0, read, released).
+    static func freeUDPPort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FFmpegTool.Failure(message: "socket: \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw FFmpegTool.Failure(message: "bind: \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
