@@ -11,17 +11,11 @@ enum ClassifyCommand {
     ImageClassifier does in image mode. A file's EXIF orientation is applied.
 
     OPTIONS:
-      --model PATH             The .tflite model (required).
-      --max-results N          Categories per head, best first; -1 for all (default 5).
-      --score-threshold T      Drop categories scoring below T (default 0).
-      --allow NAME             Keep only this category name; repeat for several.
-      --deny NAME              Drop this category name; repeat for several.
-      --locale CODE            Display-names locale (default en).
+    \(ClassifierOptionsParsing.help)
       --roi X,Y,W,H            Region of interest, normalized [0,1], top-left origin, in the
                                stored image's coordinates (as a CGRect).
       --rotation DEG           Rotate the stored pixels clockwise by DEG (a multiple of 90),
                                MediaPipe's rotation_degrees; replaces the EXIF orientation.
-      --threads N              CPU threads for inference, 1...64 (default \(BaseOptions.defaultThreadCount)).
       --format FORMAT          table (default), json (one array) or jsonl (one object per line).
       -h, --help               Show this help.
 
@@ -32,8 +26,7 @@ enum ClassifyCommand {
     out-of-range value, no image, a folder without images).
     """
 
-    static let valueOptions: Set<String> = ["model", "max-results", "score-threshold", "allow", "deny", "locale",
-                                            "roi", "rotation", "threads", "format"]
+    static let valueOptions = ClassifierOptionsParsing.valueOptions.union(["roi", "rotation", "format"])
 
     /// Runs the command; returns the exit status.
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
@@ -45,7 +38,7 @@ enum ClassifyCommand {
         let format = try OutputFormat(parsed)
         let orientation = try rotation(parsed)
         let roi = try regionOfInterest(parsed)
-        let options = try options(parsed)
+        let options = try ClassifierOptionsParsing.options(parsed, mode: .image)
         guard !parsed.positionals.isEmpty else { throw UsageError("no image given") }
         let paths = try ImageFiles.expand(parsed.positionals)
         let classifier: ImageClassifier
@@ -68,20 +61,6 @@ enum ClassifyCommand {
         } catch {
             return .error(error as? TasksError ?? TasksError(.unknownError, "\(path): \(error)"))
         }
-    }
-
-    private static func options(_ parsed: ParsedArguments) throws(UsageError) -> ImageClassifierOptions {
-        guard let model = parsed.value("model") else { throw UsageError("--model is required") }
-        let options = ImageClassifierOptions()
-        options.baseOptions.modelAssetPath = model
-        options.baseOptions.threadCount = try parsed.int("threads", default: BaseOptions.defaultThreadCount, in: 1...64)
-        options.maxResults = try parsed.int("max-results", default: 5)
-        guard options.maxResults != 0 else { throw UsageError("--max-results must not be 0 (-1 means all)") }
-        options.scoreThreshold = try parsed.float("score-threshold", default: 0)
-        options.categoryAllowlist = parsed.options["allow"] ?? []
-        options.categoryDenylist = parsed.options["deny"] ?? []
-        options.displayNamesLocale = parsed.value("locale")
-        return options
     }
 
     /// MediaPipe's rotation_degrees as the orientation that applies it (nil: keep the file's).

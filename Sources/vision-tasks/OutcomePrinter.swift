@@ -142,7 +142,7 @@ struct OutcomePrinter {
         if format == .json { print(Self.json(pending)) }
     }
 
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         guard let data = try? encoder.encode(value) else { return "{}" }
@@ -160,7 +160,7 @@ struct OutcomePrinter {
             print(outcome.image)
             let rows = labels.map { [String($0.index), $0.text, String(format: "%.5f", $0.confidence)] }
             printAligned(header: ["index", "text", "confidence"], rows: rows, indent: "  ")
-            if rows.isEmpty { print("  (no label above the confidence threshold)") }
+            if rows.isEmpty { print("  (no label at or above the confidence threshold)") }
         }
     }
 
@@ -170,7 +170,7 @@ struct OutcomePrinter {
             print("  head \(head.headIndex)\(name)")
             let rows = head.categories.map { [String($0.index), $0.categoryName ?? "", $0.displayName ?? "", String(format: "%.5f", $0.score)] }
             printAligned(header: ["index", "category name", "display name", "score"], rows: rows, indent: "    ")
-            if rows.isEmpty { print("    (no category above the score threshold)") }
+            if rows.isEmpty { print("    (no category at or above the score threshold)") }
         }
     }
 

@@ -5,8 +5,10 @@ let usage = """
 USAGE: vision-tasks COMMAND [options]
 
 COMMANDS:
-  classify     Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
-  label        Label image files and folders with an AutoML export or a custom model (ML Kit).
+  classify        Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
+  label           Label image files and folders with an AutoML export or a custom model (ML Kit).
+  classify-video  Classify the frames of a video file (MediaPipe's video running mode).
+  live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
 
 Run `vision-tasks COMMAND --help` for a command's options.
 """
@@ -39,6 +41,9 @@ func main() -> Int32 {
         switch command {
         case "classify": return try withCommand("classify") { () throws(UsageError) in try ClassifyCommand.run(rest) }
         case "label": return try withCommand("label") { () throws(UsageError) in try LabelCommand.run(rest) }
+        case "classify-video":
+            return try withCommand("classify-video") { () throws(UsageError) in try ClassifyVideoCommand.run(rest) }
+        case "live": return try withCommand("live") { () throws(UsageError) in try LiveCommand.run(rest) }
         case "-h", "--help", "help":
             print(usage)
             return 0

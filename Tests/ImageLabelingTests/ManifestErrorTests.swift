@@ -96,3 +96,19 @@ struct ManifestErrorTests {
         #expect(error?.message.contains("'flowers'") == true)
     }
 }
+
+/// A symbolic link inside the export must not lead the model path out of the folder.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct ManifestSymlinkTests {
+    @Test func symlinkOutOfTheFolderIsRejected() throws {
+        let outside = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.copyItem(at: TestData.model("automl_labeler_model.tflite"), to: outside.appendingPathComponent("model.tflite"))
+        let export = try AutoMLExport(manifest: #"{"modelFile": "elsewhere/model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#)
+        try FileManager.default.createSymbolicLink(at: export.folder.appendingPathComponent("elsewhere"), withDestinationURL: outside)
+        let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath))
+        let error = #expect(throws: TasksError.self) { try ImageLabeler(options: options) }
+        #expect(error?.code == .invalidArgumentError)
+        #expect(error?.message.hasSuffix(#""modelFile" (elsewhere/model.tflite) leads outside the manifest's folder through a symbolic link."#) == true)
+    }
+}

@@ -51,7 +51,7 @@ struct ClassifyOutputTests {
         TableCase(id: "nothing above the threshold", options: ["--model", Fixture.quantModel, "--score-threshold", "0.99"], lines: [
             "  head 0 (probability)",
             "    index  category name  display name  score",
-            "    (no category above the score threshold)",
+            "    (no category at or above the score threshold)",
         ]),
     ]
 

@@ -10,8 +10,10 @@ struct HelpTests {
         USAGE: vision-tasks COMMAND [options]
 
         COMMANDS:
-          classify     Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
-          label        Label image files and folders with an AutoML export or a custom model (ML Kit).
+          classify        Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
+          label           Label image files and folders with an AutoML export or a custom model (ML Kit).
+          classify-video  Classify the frames of a video file (MediaPipe's video running mode).
+          live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
 
         Run `vision-tasks COMMAND --help` for a command's options.
 
@@ -27,8 +29,8 @@ struct HelpTests {
 
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
     static let classifyOptions = [
-        "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--roi", "--rotation",
-        "--threads", "--format", "-h", "--help",
+        "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
+        "--rotation", "--format", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.

@@ -3,13 +3,16 @@ import Testing
 
 /// One image's entry in `classify --format json|jsonl` output, as README documents it:
 /// `{"image", "classifications": [{"headIndex", "headName", "categories": [{"index", "score",
-/// "categoryName", "displayName"}]}]}` or `{"image", "error": {"code", "message"}}`.
+/// "categoryName", "displayName"}]}]}` or `{"image", "error": {"code", "message"}}`; for
+/// `label`, `{"image", "labels": [{"text", "confidence", "index"}]}` or the same error object.
 ///
 /// Decoding cannot tell a null from a missing key; `ClassifyOutputTests` checks the exact keys
 /// with `JSONSerialization`.
 struct ImageOutcome: Decodable, Equatable, Sendable {
     let image: String
     let classifications: [Head]?
+    /// `label`'s labels, highest confidence first (nil for classify and for errors).
+    let labels: [Label]?
     let error: Failure?
 
     struct Head: Decodable, Equatable, Sendable {
@@ -23,6 +26,13 @@ struct ImageOutcome: Decodable, Equatable, Sendable {
         let score: Float
         let categoryName: String?
         let displayName: String?
+    }
+
+    /// One of `label`'s labels: ML Kit's `ImageLabel`.
+    struct Label: Decodable, Equatable, Sendable {
+        let text: String
+        let confidence: Float
+        let index: Int
     }
 
     struct Failure: Decodable, Equatable, Sendable {

@@ -80,6 +80,11 @@ struct AutoMLManifest {
             throw .invalidArgument("\(manifest): \"\(key)\" is \"\(name)\"; it must be a path inside the manifest's folder.")
         }
         let url = folder.appendingPathComponent(name)
+        // A symbolic link inside the export must not lead out of it either.
+        let realFolder = folder.resolvingSymlinksInPath().path
+        guard url.resolvingSymlinksInPath().path.hasPrefix(realFolder + "/") else {
+            throw .invalidArgument("\(manifest): \"\(key)\" (\(name)) leads outside the manifest's folder through a symbolic link.")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .notFound("\(manifest): \"\(key)\" names \(url.path), which does not exist or is not a file.")

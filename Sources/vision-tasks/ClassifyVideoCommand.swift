@@ -1,0 +1,105 @@
+import Foundation
+import VideoInput
+import VisionTasks
+
+/// `vision-tasks classify-video`: classifies the frames of a video file in video running mode.
+enum ClassifyVideoCommand {
+    static let help = """
+    USAGE: vision-tasks classify-video VIDEO --model MODEL [--every N | --fps F] [options]
+
+    Decodes a video file or URL with FFmpeg and classifies its frames as MediaPipe's
+    ImageClassifier does in video mode, with each frame's presentation timestamp from the
+    container (milliseconds). Prints each classified frame, then which category came first
+    over which time range.
+
+    OPTIONS:
+    \(ClassifierOptionsParsing.help)
+      --every N                Classify every Nth decoded frame (default 1: all).
+      --fps F                  Classify at most F frames per second of video time.
+      --format FORMAT          table (default) or jsonl: one {"timestampInMilliseconds",
+                               "classifications"} per frame, then one {"summary": [...]}.
+    \(VideoSourceParsing.help)
+      -h, --help               Show this help.
+
+    EXIT STATUS: 0 when the whole video was classified, 1 when the model or video could not be
+    read (frames already printed stay valid), 2 for a usage error.
+    """
+
+    /// Runs the command; returns the exit status.
+    static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
+        let valueOptions = ClassifierOptionsParsing.valueOptions.union(VideoSourceParsing.valueOptions)
+            .union(["every", "fps", "format"])
+        let parsed = try ParsedArguments(arguments, valueOptions: valueOptions, flags: ["help", "h"])
+        if parsed.flags.contains("help") || parsed.flags.contains("h") {
+            print(help)
+            return 0
+        }
+        guard parsed.positionals.count == 1, let video = parsed.positionals.first else {
+            throw UsageError("give exactly one video file or URL")
+        }
+        let format = try OutputFormat(parsed)
+        guard format != .json else { throw UsageError("--format must be table or jsonl") }
+        let sampler = try FrameSampler(parsed)
+        let options = try ClassifierOptionsParsing.options(parsed, mode: .video)
+        let sourceOptions = try VideoSourceParsing.options(parsed)
+        let classifier: ImageClassifier
+        do {
+            classifier = try ImageClassifier(options: options)
+        } catch {
+            reportModelError(error, model: options.baseOptions.modelAssetPath)
+            return 1
+        }
+        do {
+            return classify(try VideoSource(url: video, options: sourceOptions), with: classifier, sampler: sampler, format: format)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    private static func classify(_ source: VideoSource, with classifier: ImageClassifier, sampler: FrameSampler,
+                                 format: OutputFormat) -> Int32 {
+        var sampler = sampler
+        var spans = CategorySpans()
+        var status: Int32 = 0
+        do {
+            while let frame = try source.nextFrame() {
+                guard sampler.take(frame.timestampInMilliseconds) else { continue }
+                let image = MPImage(pixels: frame.pixels, orientation: frame.orientation)
+                let result = try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds)
+                spans.add(result)
+                FramePrinter.print(result, format: format)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(source.url): \(error)\n".utf8))
+            status = 1
+        }
+        FramePrinter.printSummary(spans.spans, format: format)
+        return status
+    }
+}
+
+/// Which decoded frames to classify: every Nth, or at most F per second of video time.
+struct FrameSampler {
+    private let every: Int
+    private let interval: Double?
+    private var seen = 0
+    private var nextTime: Double?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.value("every") == nil || parsed.value("fps") == nil else { throw UsageError("give --every or --fps, not both") }
+        every = try parsed.int("every", default: 1, in: 1...Int.max)
+        let fps = try parsed.float("fps", default: 0)
+        guard parsed.value("fps") == nil || fps > 0 else { throw UsageError("--fps must be positive, got \(fps)") }
+        interval = parsed.value("fps") == nil ? nil : 1000 / Double(fps)
+    }
+
+    /// Whether to classify the frame shown at `time` milliseconds.
+    mutating func take(_ time: Int) -> Bool {
+        defer { seen += 1 }
+        guard let interval else { return seen % every == 0 }
+        if let next = nextTime, Double(time) < next { return false }
+        nextTime = max(nextTime ?? 0, Double(time)) + interval
+        return true
+    }
+}
