@@ -9,6 +9,7 @@ COMMANDS:
   label           Label image files and folders with an AutoML export or a custom model (ML Kit).
   classify-video  Classify the frames of a video file (MediaPipe's video running mode).
   live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
+  benchmark       Time model creation, decoding and classification; check memory across cycles.
 
 Run `vision-tasks COMMAND --help` for a command's options.
 """
@@ -44,6 +45,7 @@ func main() -> Int32 {
         case "classify-video":
             return try withCommand("classify-video") { () throws(UsageError) in try ClassifyVideoCommand.run(rest) }
         case "live": return try withCommand("live") { () throws(UsageError) in try LiveCommand.run(rest) }
+        case "benchmark": return try withCommand("benchmark") { () throws(UsageError) in try BenchmarkCommand.run(rest) }
         case "-h", "--help", "help":
             print(usage)
             return 0

@@ -14,6 +14,7 @@ struct HelpTests {
           label           Label image files and folders with an AutoML export or a custom model (ML Kit).
           classify-video  Classify the frames of a video file (MediaPipe's video running mode).
           live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
+          benchmark       Time model creation, decoding and classification; check memory across cycles.
 
         Run `vision-tasks COMMAND --help` for a command's options.
 
