@@ -82,3 +82,43 @@ struct RunningModeTests {
         #expect(error?.message == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
     }
 }
+
+/// The `async` forms give the blocking forms' answers, and frames tagged with an orientation
+/// classify like the upright frame in video and live-stream modes too.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct AsyncAndOrientedFrameTests {
+    static let model = "mobilenet_v1_0.25_224_quant.tflite"
+
+    @Test func asyncClassificationMatchesBlocking() async throws {
+        let image = try MPImage(contentsOf: TestData.image("burger.jpg"))
+        let blocking = try fullClassifier(Self.model)
+        let expected = try blocking.classify(image: image).classificationResult.classifications
+        let asynchronous = try fullClassifier(Self.model)
+        let result = try await asynchronous.classification(of: image)
+        #expect(result.classificationResult.classifications == expected)
+        let video = try fullClassifier(Self.model) { $0.runningMode = .video }
+        let frame = try await video.classification(ofVideoFrame: image, timestampInMilliseconds: 40)
+        #expect(frame.timestampInMilliseconds == 40)
+        #expect(frame.classificationResult.classifications == expected)
+        await #expect(throws: TasksError.self) { try await video.classification(ofVideoFrame: image, timestampInMilliseconds: 40) }
+    }
+
+    /// burger.jpg stored turned a quarter clockwise (as a camera in portrait would), tagged `.right`.
+    @Test func orientedFramesInVideoAndLiveStream() async throws {
+        let upright = try MPImage(contentsOf: TestData.image("burger.jpg"))
+        let stored = OrientedPixels(upright: upright.pixels, orientation: .right)
+        let frame = try MPImage(pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8, orientation: .right)
+        let video = try fullClassifier(Self.model) { $0.runningMode = .video }
+        let top = try video.classify(videoFrame: frame, timestampInMilliseconds: 0).classificationResult.classifications[0].categories[0]
+        #expect(top.index == 934)
+
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = TestData.model(Self.model).path
+        let (live, results) = try ImageClassifier.liveStream(options: options, bufferingPolicy: .unbounded)
+        try live.classifyAsync(image: frame, timestampInMilliseconds: 0)
+        live.close()
+        var iterator = results.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect((try? first?.result.get())?.classificationResult.classifications[0].categories.first?.index == 934)
+    }
+}
