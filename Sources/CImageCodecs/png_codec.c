@@ -15,17 +15,26 @@ typedef struct {
   size_t offset;
   char *message;
   size_t message_capacity;
+  char first_warning[CIC_MESSAGE_CAPACITY];  // explains some errors ("Invalid IHDR data")
 } png_source;
 
 static void on_error(png_structp png, png_const_charp text) {
   png_source *source = (png_source *)png_get_error_ptr(png);
-  cic_set_message(source->message, source->message_capacity, "%s", text);
+  if (source->first_warning[0] != '\0') {
+    cic_set_message(source->message, source->message_capacity, "%s (libpng warned: %s)", text,
+                    source->first_warning);
+  } else {
+    cic_set_message(source->message, source->message_capacity, "%s", text);
+  }
   png_longjmp(png, 1);
 }
 
+// Warnings do not stop decoding; the first is kept to explain a later error.
 static void on_warning(png_structp png, png_const_charp text) {
-  (void)png;
-  (void)text;
+  png_source *source = (png_source *)png_get_error_ptr(png);
+  if (source->first_warning[0] == '\0') {
+    cic_set_message(source->first_warning, sizeof(source->first_warning), "%s", text);
+  }
 }
 
 static void on_read(png_structp png, png_bytep out, size_t length) {
@@ -40,6 +49,7 @@ static void on_read(png_structp png, png_bytep out, size_t length) {
 // Reads the chunks before the first IDAT and configures the 8-bit gray/RGB/RGBA
 // output. Must run inside the setjmp scope.
 static void read_header(png_structp png, png_infop info_ptr, cic_image_info *info) {
+  png_set_user_limits(png, CIC_PNG_MAX_SIDE, CIC_PNG_MAX_SIDE);
   png_read_info(png, info_ptr);
   const int color_type = png_get_color_type(png, info_ptr);
   const int bit_depth = png_get_bit_depth(png, info_ptr);
@@ -64,22 +74,22 @@ static void read_header(png_structp png, png_infop info_ptr, cic_image_info *inf
 
 int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,
                       char *message, size_t message_capacity) {
-  png_source source = {data, size, 0, message, message_capacity};
+  png_source source = {data, size, 0, message, message_capacity, {0}};
   memset(info, 0, sizeof(*info));
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
   if (png == NULL) {
     cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return -1;
+    return CIC_FAILED;
   }
   png_infop info_ptr = png_create_info_struct(png);
   if (info_ptr == NULL) {
     png_destroy_read_struct(&png, NULL, NULL);
     cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return -1;
+    return CIC_FAILED;
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_read_struct(&png, &info_ptr, NULL);
-    return -1;
+    return CIC_FAILED;
   }
   png_set_read_fn(png, &source, on_read);
   read_header(png, info_ptr, info);
@@ -90,19 +100,19 @@ int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,
 int cic_png_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row,
                    char *message, size_t message_capacity) {
-  png_source source = {data, size, 0, message, message_capacity};
+  png_source source = {data, size, 0, message, message_capacity, {0}};
   cic_image_info info;
   memset(&info, 0, sizeof(info));
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
   if (png == NULL) {
     cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return -1;
+    return CIC_FAILED;
   }
   png_infop info_ptr = png_create_info_struct(png);
   if (info_ptr == NULL) {
     png_destroy_read_struct(&png, NULL, NULL);
     cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return -1;
+    return CIC_FAILED;
   }
   // Allocated inside the setjmp scope, freed on both paths: volatile so the value
   // survives the longjmp.
@@ -110,7 +120,7 @@ int cic_png_decode(const uint8_t *data, size_t size, const cic_image_info *expec
   if (setjmp(png_jmpbuf(png))) {
     png_free(png, rows);
     png_destroy_read_struct(&png, &info_ptr, NULL);
-    return -1;
+    return CIC_FAILED;
   }
   png_set_read_fn(png, &source, on_read);
   read_header(png, info_ptr, &info);

@@ -10,53 +10,83 @@ import TasksCommon
 ///   Output `.gray8`, `.rgb8` or `.rgba8`. Gamma and colour profiles are ignored.
 /// - WebP (libwebp, lossy and lossless, not animated): `.rgba8` with alpha, else `.rgb8`.
 ///
-/// The format is recognized from the first bytes, not the file name. Images whose header
-/// claims more than `maxPixelCount` pixels are rejected before any pixel memory is allocated.
+/// The format is recognized from the first bytes, not the file name.
+///
+/// Limits (each refused with a `TasksError` naming the file and the value):
+/// - `maxFileSize`: files larger than 256 MiB are refused from their size, before reading.
+/// - `maxPixelCount`: images whose header claims more than 100 megapixels are refused before
+///   any pixel memory is allocated (decoded pixels take at most 400 MB).
+/// - `maxSideLength`: a width or height above 2^26 pixels is refused (raw buffers too): the
+///   preprocessing holds positions in 1/32 pixel in 32 bits. PNG sides are further limited to
+///   1,000,000 pixels (libpng's limit, which bounds its row buffers).
+/// - `maxJPEGDecoderMemory`: libjpeg may use at most 512 MiB besides the decoded pixels. Only
+///   multi-scan (progressive) JPEGs need much: their DCT coefficients for the whole image, 2
+///   bytes per pixel and component (less with chroma subsampling), so a 4:2:0 colour image
+///   fits up to the pixel limit, a 4:4:4 one up to 89 megapixels and a CMYK one up to 67.
+///   Beyond, decoding fails with `resourceExhaustedError`.
 package enum ImageDecoder {
     /// The largest image accepted, in pixels (width x height): 100 megapixels, which
-    /// decodes to at most 400 MB.
+    /// decodes to at most 400 MB. Raw pixel buffers are held to it too.
     package static let maxPixelCount = 100_000_000
+
+    /// The largest width or height accepted, in pixels: 2^26 = 67,108,864. The preprocessing
+    /// keeps source positions in 1/32 pixel in 32-bit integers (OpenCV's arithmetic), exact up
+    /// to this size. Raw pixel buffers are held to it too.
+    package static let maxSideLength = 1 << 26
+
+    /// The largest image file read, in bytes: 256 MiB. Larger files are refused from their
+    /// size before any byte is read.
+    package static let maxFileSize = 256 << 20
+
+    /// The memory libjpeg may allocate while decoding, in bytes (its `max_memory_to_use`):
+    /// 512 MiB, beside the decoded pixels.
+    package static let maxJPEGDecoderMemory = 512 << 20
 
     /// Decodes an image file.
     ///
     /// - Parameter url: A file URL.
     /// - Returns: The pixels and the EXIF orientation.
-    /// - Throws: `TasksError` `notFoundError` when no file exists at the path;
-    ///   `invalidArgumentError` when the path is a directory or cannot be read, and as
-    ///   `decode(_:source:)` for the contents. Messages name the path.
+    /// - Throws: `TasksError` `invalidArgumentError` "...only file URLs are supported: <url>"
+    ///   for another URL; `notFoundError` when no file exists at the path;
+    ///   `permissionDeniedError` when it may not be read; `invalidArgumentError` when the path
+    ///   is a directory or not a regular file (a FIFO or device, never opened), or the file is
+    ///   larger than `maxFileSize` (not read); and as `decode(_:source:)` for the contents.
+    ///   Messages name the path.
     package static func decode(contentsOf url: URL) throws(TasksError) -> DecodedImage {
+        guard url.isFileURL else {
+            throw TasksError.invalidArgument("Failed to read image: only file URLs are supported: \(url.absoluteString)")
+        }
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TasksError.notFound("Image file not found: '\(path)'.")
-        }
-        guard !isDirectory.boolValue else {
-            throw TasksError.invalidArgument("Expected an image file, but '\(path)' is a directory.")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch let error {
-            throw TasksError.invalidArgument("Failed to read image file '\(path)': \(error.localizedDescription)")
-        }
-        return try decode(data, source: path)
+        let bytes = try ImageFile.contents(atPath: path, maxByteCount: maxFileSize)
+        return try bytes.withUnsafeBufferPointer { buffer throws(TasksError) in try decode(buffer, source: path) }
     }
 
     /// Decodes the bytes of an image file.
     ///
     /// - Parameters:
-    ///   - data: The whole file.
+    ///   - data: The whole file (read in place, not copied).
     ///   - source: What to call the image in error messages (a path or a description).
     /// - Returns: The pixels and the EXIF orientation (`.up` when absent or invalid).
     /// - Throws: `TasksError` `invalidArgumentError` "Failed to decode image '<source>':
     ///   <reason>" for empty, unrecognized, corrupt or truncated data, and "Image
     ///   '<source>' is too large: ..." naming the dimensions for more than `maxPixelCount`
-    ///   pixels.
+    ///   pixels or a side above `maxSideLength`; `resourceExhaustedError` naming the size
+    ///   when a JPEG needs more than `maxJPEGDecoderMemory`.
     package static func decode(_ data: Data, source: String) throws(TasksError) -> DecodedImage {
-        guard !data.isEmpty else {
+        // Data.withUnsafeBytes rethrows untyped errors: the typed one travels in a Result.
+        let result = data.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { bytes in
+                Result { () throws(TasksError) in try decode(bytes, source: source) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Decodes the bytes of an image file held in memory: see `decode(_:source:)`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> DecodedImage {
+        guard !bytes.isEmpty else {
             throw decodingError(source, "the data is empty")
         }
-        let bytes = [UInt8](data)
         guard let container = ImageContainer(sniffing: bytes) else {
             let prefix = bytes.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
             throw decodingError(source, "unrecognized format (not JPEG, PNG or WebP; first bytes \(prefix))")
@@ -76,15 +106,27 @@ package enum ImageDecoder {
         TasksError.invalidArgument("Failed to decode image '\(source)': \(reason)")
     }
 
-    /// Rejects zero dimensions and images above `maxPixelCount`, before allocation.
+    /// Rejects zero dimensions, images above `maxPixelCount` and sides above
+    /// `maxSideLength`, before allocation.
     static func checkDimensions(width: Int, height: Int, source: String) throws(TasksError) {
         guard width > 0, height > 0 else {
             throw decodingError(source, "the header gives an empty size \(width)x\(height)")
         }
-        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixelCount <= maxPixelCount else {
-            throw TasksError.invalidArgument(
-                "Image '\(source)' is too large: \(width)x\(height) pixels is more than the limit of \(maxPixelCount) pixels.")
+        if let reason = sizeLimitViolation(width: width, height: height) {
+            throw TasksError.invalidArgument("Image '\(source)' is too large: \(reason).")
         }
+    }
+
+    /// Why a `width` x `height` image (both > 0) is over `maxSideLength` or `maxPixelCount`,
+    /// naming the values, or nil when it is within both.
+    static func sizeLimitViolation(width: Int, height: Int) -> String? {
+        if width > maxSideLength || height > maxSideLength {
+            return "\(width)x\(height) pixels, but width and height are limited to \(maxSideLength) pixels"
+        }
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixelCount > maxPixelCount {
+            return "\(width)x\(height) pixels is more than the limit of \(maxPixelCount) pixels"
+        }
+        return nil
     }
 }

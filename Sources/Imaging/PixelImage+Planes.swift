@@ -13,8 +13,8 @@ extension PixelImage {
     ///   - height: Rows, > 0.
     ///   - format: The pixel layout.
     ///   - colorRange: The range of YUV values; ignored for the RGB and gray formats.
-    /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive, a plane
-    ///   count that does not match the format, or a plane whose `bytesPerRow` or byte count is
+    /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the
+    ///   limits (`checkSize`), a plane count that does not match the format, or a plane whose `bytesPerRow` or byte count is
     ///   too small, naming the plane and the values.
     package init(copying planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
                  colorRange: YUVColorRange = .video) throws(TasksError) {
@@ -48,15 +48,13 @@ extension PixelImage {
     /// `ceil(bytesPerRow / 2)`. With nil, every plane's rows are exactly as long as its pixels
     /// (FFmpeg's rawvideo layout: `av_image_fill_arrays` with alignment 1).
     ///
-    /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive, a stride
-    ///   too small for a plane (naming it), or too few bytes.
+    /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the
+    ///   limits (`checkSize`), a stride too small for a plane (naming it), or too few bytes.
     static func contiguousLayout(byteCount: Int, width: Int, height: Int, bytesPerRow: Int?,
                                  format: PixelFormat) throws(TasksError) -> (planes: [PlaneLayout], byteCount: Int) {
+        try checkSize(width: width, height: height)
         guard format.isYUV else {
             // The RGB and gray formats keep their original checks and messages.
-            guard width > 0, height > 0 else {
-                throw .invalidArgument("Invalid image size \(width)x\(height): width and height must be > 0.")
-            }
             let (rowBytes, overflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
             if bytesPerRow == nil && overflow {
                 throw .invalidArgument("Invalid image size \(width)x\(height): a row of \(format) needs more than Int.max bytes.")
@@ -101,12 +99,25 @@ extension PixelImage {
         return (layouts, end)
     }
 
-    /// The plane shapes of a `width` x `height` image, checking that both are positive.
+    /// The plane shapes of a `width` x `height` image, checking the size (`checkSize`).
     private static func shapes(width: Int, height: Int, format: PixelFormat) throws(TasksError) -> [PlaneShape] {
+        try checkSize(width: width, height: height)
+        return try format.planeShapes(width: width, height: height)
+    }
+
+    /// Checks that both sides are positive and the size is within the decoders' limits
+    /// (`ImageDecoder.maxSideLength` per side, `ImageDecoder.maxPixelCount` in all), so
+    /// that the preprocessing samples every raw buffer exactly.
+    ///
+    /// - Throws: `TasksError` `invalidArgumentError` "Invalid image size WxH: ..." naming the
+    ///   limit.
+    static func checkSize(width: Int, height: Int) throws(TasksError) {
         guard width > 0, height > 0 else {
             throw .invalidArgument("Invalid image size \(width)x\(height): width and height must be > 0.")
         }
-        return try format.planeShapes(width: width, height: height)
+        if let reason = ImageDecoder.sizeLimitViolation(width: width, height: height) {
+            throw .invalidArgument("Invalid image size \(width)x\(height): \(reason).")
+        }
     }
 
     /// Checks that `stride` holds a row of the plane.

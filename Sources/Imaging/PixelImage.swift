@@ -39,7 +39,8 @@ package struct PixelImage: Sendable {
     ///   - format: The pixel layout.
     ///   - colorRange: The range of YUV values; ignored for the RGB and gray formats.
     /// - Throws: `TasksError` `invalidArgumentError` naming the bad value when a dimension
-    ///   is not positive, `bytesPerRow` is too small, or `bytes` is too short.
+    ///   is not positive, a side is over `ImageDecoder.maxSideLength` or the image over
+    ///   `ImageDecoder.maxPixelCount`, `bytesPerRow` is too small, or `bytes` is too short.
     package init(bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
                  colorRange: YUVColorRange = .video) throws(TasksError) {
         let layout = try Self.contiguousLayout(byteCount: bytes.count, width: width, height: height,

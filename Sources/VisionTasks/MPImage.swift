@@ -10,7 +10,10 @@ import TasksCommon
 /// formats NV12, NV21, I420, YUYV), and separate planes (`PixelPlane`). Pixels are never
 /// re-oriented in memory: the classifier applies `orientation` while preprocessing, as MediaPipe does,
 /// and YUV pixels are converted to RGB only where the preprocessing samples them.
-/// Decoding refuses images over `MPImage.maximumPixelCount` pixels before allocating them.
+/// Limits: decoding refuses files over `MPImage.maximumFileSize` bytes before reading them and
+/// images over `MPImage.maximumPixelCount` pixels before allocating them; every image, raw
+/// buffers included, has at most `maximumPixelCount` pixels and sides of at most
+/// `maximumSideLength` pixels.
 public struct MPImage: Sendable {
     package let pixels: PixelImage
 
@@ -22,16 +25,31 @@ public struct MPImage: Sendable {
     /// read from a file or data this is its EXIF orientation, as `UIImage` reports it on iOS.
     public let orientation: ImageOrientation
 
-    /// The largest image decoding accepts, in pixels (100 megapixels); larger images are refused
-    /// from their header, before any pixel memory is allocated.
+    /// The largest image accepted, in pixels (100 megapixels); larger encoded images are refused
+    /// from their header, before any pixel memory is allocated, and larger raw buffers before
+    /// they are copied.
     public static var maximumPixelCount: Int { ImageDecoder.maxPixelCount }
+
+    /// The largest width or height accepted, in pixels (2^26 = 67,108,864: the preprocessing
+    /// keeps positions in 1/32 pixel in 32 bits). PNG files are further limited to 1,000,000
+    /// pixels per side (libpng's limit).
+    public static var maximumSideLength: Int { ImageDecoder.maxSideLength }
+
+    /// The largest image file read, in bytes (256 MiB); larger files are refused from their
+    /// size, before they are read.
+    public static var maximumFileSize: Int { ImageDecoder.maxFileSize }
 
     /// Decodes a JPEG, PNG or WebP file.
     /// - Parameters:
     ///   - url: a file URL.
     ///   - orientation: overrides the file's EXIF orientation when given.
-    /// - Throws: `TasksError` notFound for a missing file; invalidArgument naming the file for a
-    ///   directory, an empty, truncated or undecodable file, or one over `maximumPixelCount`.
+    /// - Throws: `TasksError`, naming the file: invalidArgument for a URL that is not a file URL
+    ///   ("only file URLs are supported: <url>"); notFound for a missing file; permissionDenied
+    ///   for a file that may not be read; invalidArgument for a directory, something that is not
+    ///   a regular file (a FIFO or device: refused without being opened), a file over
+    ///   `maximumFileSize` bytes, an empty, truncated, corrupt or undecodable file, or an image
+    ///   over `maximumPixelCount` pixels or `maximumSideLength` per side; resourceExhausted for a
+    ///   progressive JPEG whose decoding needs more than 512 MiB besides its pixels.
     public init(contentsOf url: URL, orientation: ImageOrientation? = nil) throws {
         let decoded = try ImageDecoder.decode(contentsOf: url)
         self.pixels = decoded.pixels
@@ -47,7 +65,8 @@ public struct MPImage: Sendable {
     /// - Parameters:
     ///   - data: the encoded bytes.
     ///   - orientation: overrides the EXIF orientation when given.
-    /// - Throws: `TasksError` invalidArgument for empty, truncated, undecodable or oversized data.
+    /// - Throws: `TasksError` invalidArgument for empty, truncated, corrupt, undecodable or
+    ///   oversized data; resourceExhausted as `init(contentsOf:orientation:)`.
     public init(data: Data, orientation: ImageOrientation? = nil) throws {
         let decoded = try ImageDecoder.decode(data, source: "image data")
         self.pixels = decoded.pixels
@@ -83,8 +102,9 @@ public struct MPImage: Sendable {
     ///   - colorRange: the range of YUV values, video (limited) range by default, as cameras
     ///     and decoders produce; ignored for RGB and gray.
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
-    /// - Throws: `TasksError` invalidArgument naming the value when a size is not positive,
-    ///   a stride is too small for a plane (naming the plane), or `pixels` is too short.
+    /// - Throws: `TasksError` invalidArgument naming the value when a size is not positive or
+    ///   over `maximumSideLength` or `maximumPixelCount`, a stride is too small for a plane
+    ///   (naming the plane), or `pixels` is too short.
     public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
                 colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {
         self.pixels = try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow,
@@ -119,8 +139,8 @@ public struct MPImage: Sendable {
     ///   - colorRange: the range of YUV values, video (limited) range by default; ignored for RGB
     ///     and gray.
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
-    /// - Throws: `TasksError` invalidArgument when a size is not positive, the number of planes
-    ///   does not match `format`, or a plane's `bytesPerRow` or byte count is too small (the
+    /// - Throws: `TasksError` invalidArgument when a size is not positive or over
+    ///   `maximumSideLength` or `maximumPixelCount`, the number of planes does not match `format`, or a plane's `bytesPerRow` or byte count is too small (the
     ///   message names the plane, its expected size and the values given).
     public init(planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
                 colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {

@@ -21,7 +21,8 @@ struct PixelImageTests {
         (4, 5, 15, 70, PixelFormat.bgra8, ["bytesPerRow 15", "4 bytes per pixel"]),
         (4, 5, 12, 59, PixelFormat.rgb8, ["59 bytes", "needs 60"]),
         (333, 2, 1024, 1024 + 998, PixelFormat.rgb8, ["2022 bytes", "needs 2023"]),
-        (Int.max / 2, 3, Int.max / 2, 10, PixelFormat.gray8, ["needs more than Int.max"]),
+        (4, 3, Int.max / 2, 10, PixelFormat.gray8, ["needs more than Int.max"]),
+        (Int.max / 2, 3, Int.max / 2, 10, PixelFormat.gray8, ["\(Int.max / 2)x3", "limited to 67108864 pixels"]),
     ])
     func invalidGeometry(width: Int, height: Int, bytesPerRow: Int, byteCount: Int, format: PixelFormat, fragments: [String]) {
         let bytes = [UInt8](repeating: 0, count: byteCount)

@@ -260,8 +260,11 @@ struct YUVTests {
                 _ = try PixelImage(bytes: [UInt8](repeating: 0, count: 64), width: width, height: height, bytesPerRow: nil, format: format)
             }
         }
-        expectTasksError(.invalidArgumentError, containing: ["needs more than Int.max"]) {
+        expectTasksError(.invalidArgumentError, containing: ["Invalid image size \(Int.max)x3", "limited to 67108864 pixels"]) {
             _ = try PixelImage(bytes: [UInt8](repeating: 0, count: 64), width: Int.max, height: 3, bytesPerRow: nil, format: format)
+        }
+        expectTasksError(.invalidArgumentError, containing: ["needs more than Int.max"]) {
+            _ = try PixelImage(bytes: [UInt8](repeating: 0, count: 64), width: 4, height: 3, bytesPerRow: Int.max / 2, format: format)
         }
     }
 

@@ -16,6 +16,16 @@ extern "C" {
 /// The size of the message buffers the functions below fill on failure.
 #define CIC_MESSAGE_CAPACITY 256
 
+/// What the functions below return: 0 on success, else one of these (with a message).
+#define CIC_FAILED -1
+/// The decoder needed more memory than it may use (JPEG: `max_memory`).
+#define CIC_OUT_OF_MEMORY -2
+
+/// The largest PNG width and height accepted (libpng's default user limit, set explicitly
+/// with `png_set_user_limits` so every libpng build agrees). libpng keeps two rows of the
+/// file's own layout (up to 8 bytes per pixel), so this bounds its row buffers to 16 MB.
+#define CIC_PNG_MAX_SIDE 1000000
+
 /// What a header says about the pixels a decode call will produce.
 typedef struct cic_image_info {
   /// Width and height in pixels, as stored in the file (no EXIF rotation).
@@ -26,6 +36,9 @@ typedef struct cic_image_info {
   /// JPEG only: 1 when the output is CMYK with Adobe's inverted convention
   /// (0 = full ink), which is what Adobe-marked CMYK/YCCK files store.
   uint32_t inverted_cmyk;
+  /// JPEG only: 1 when the image has several scans (progressive, or one scan per
+  /// component), which libjpeg buffers as DCT coefficients for the whole image.
+  uint32_t multiple_scans;
 } cic_image_info;
 
 /// Reads a JPEG header (markers up to the first scan) into `info`.
@@ -37,22 +50,26 @@ int cic_jpeg_read_info(const uint8_t *data, size_t size, cic_image_info *info,
 /// Decodes a JPEG into `pixels` (`height` rows of `bytes_per_row` bytes) using
 /// libjpeg-turbo's default (accurate integer DCT, fancy upsampling). `expected`
 /// must be what `cic_jpeg_read_info` returned for the same bytes; the call fails if
-/// the header disagrees or `pixels_size` is too small. A premature end of the data,
-/// which libjpeg only warns about, is an error. Returns 0 or -1 with a message.
+/// the header disagrees or `pixels_size` is too small. Warnings that mean lost or
+/// corrupt pixels are errors (the policy is documented in jpeg_codec.c).
+/// libjpeg's own allocations (whole-image coefficient buffers of multi-scan images)
+/// are limited to `max_memory` bytes (`max_memory_to_use`; 0 = unlimited). Returns 0,
+/// `CIC_OUT_OF_MEMORY` when that limit (or malloc) failed, or `CIC_FAILED`, with a message.
 int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
-                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row,
+                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row, size_t max_memory,
                     char *message, size_t message_capacity);
 
 /// Reads a PNG header (chunks up to the first IDAT) into `info`, with the output
 /// the decoder produces: palettes expanded to RGB, tRNS to alpha, gray below 8 bits
 /// expanded, 16-bit samples scaled to 8 bits (`png_set_scale_16`), gray+alpha to
-/// RGBA. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA). Returns 0 or -1 with a message.
+/// RGBA. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA). Sides above `CIC_PNG_MAX_SIDE`
+/// are refused. Returns 0 or `CIC_FAILED` with libpng's message (and its first warning).
 int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,
                       char *message, size_t message_capacity);
 
 /// Decodes a PNG (interlaced or not) into `pixels` with the transformations of
 /// `cic_png_read_info`; `expected` must be what that call returned. Gamma and colour
-/// profiles are not applied. Returns 0 or -1 with libpng's message.
+/// profiles are not applied. Returns 0 or `CIC_FAILED` with libpng's message.
 int cic_png_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row,
                    char *message, size_t message_capacity);

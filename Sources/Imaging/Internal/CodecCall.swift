@@ -1,17 +1,26 @@
 import CImageCodecs
 import TasksCommon
 
-/// Runs a C codec function that returns 0 on success or -1 after writing a message into
-/// the buffer it is given.
+/// Why a C codec function failed: its message, and whether it ran out of memory.
+struct CodecFailure {
+    /// The C function's message ("unknown error" when it wrote none).
+    var message: String
+    /// True when the function returned `CIC_OUT_OF_MEMORY`: an allocation or the decoder's
+    /// memory limit failed, not the data.
+    var outOfMemory: Bool
+}
+
+/// Runs a C codec function that returns 0 on success, or `CIC_FAILED` or
+/// `CIC_OUT_OF_MEMORY` after writing a message into the buffer it is given.
 ///
-/// - Returns: nil on success, the C function's message on failure.
-func callCodec(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> String? {
+/// - Returns: nil on success, the failure otherwise.
+func callCodec(_ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> CodecFailure? {
     withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(CIC_MESSAGE_CAPACITY)) { buffer in
         buffer.initialize(repeating: 0)
         let status = body(buffer.baseAddress!, buffer.count)
         guard status != 0 else { return nil }
         let message = String(cString: buffer.baseAddress!)
-        return message.isEmpty ? "unknown error" : message
+        return CodecFailure(message: message.isEmpty ? "unknown error" : message, outOfMemory: status == CIC_OUT_OF_MEMORY)
     }
 }
 

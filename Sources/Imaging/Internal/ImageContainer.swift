@@ -11,7 +11,7 @@ enum ImageContainer: Sendable {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The container whose signature starts `bytes`, or nil.
-    init?(sniffing bytes: [UInt8]) {
+    init?(sniffing bytes: UnsafeBufferPointer<UInt8>) {
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
             self = .jpeg
         } else if bytes.starts(with: Self.pngSignature) {

@@ -5,25 +5,26 @@ import TasksCommon
 enum JPEGCodec {
     /// Decodes a JPEG file to `.gray8` or `.rgb8` (CMYK and YCCK converted to RGB).
     ///
-    /// - Throws: `TasksError` `invalidArgumentError` with libjpeg's message, or the
-    ///   size-limit error of `ImageDecoder.checkDimensions`.
-    static func decode(_ bytes: [UInt8], source: String) throws(TasksError) -> PixelImage {
+    /// - Parameters:
+    ///   - bytes: The whole file (borrowed for the call).
+    ///   - source: What to call the image in error messages.
+    /// - Throws: `TasksError` `invalidArgumentError` with libjpeg's message (a premature end
+    ///   of the file and corrupt data included: see the warning policy in jpeg_codec.c), the
+    ///   size-limit error of `ImageDecoder.checkDimensions`, or `resourceExhaustedError` when
+    ///   libjpeg needs more than `ImageDecoder.maxJPEGDecoderMemory`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> PixelImage {
         var info = cic_image_info()
-        if let message = bytes.withUnsafeBufferPointer({ data in
-            callCodec { cic_jpeg_read_info(data.baseAddress, data.count, &info, $0, $1) }
-        }) {
-            throw ImageDecoder.decodingError(source, message)
+        if let failure = callCodec({ cic_jpeg_read_info(bytes.baseAddress, bytes.count, &info, $0, $1) }) {
+            throw error(failure, info: info, source: source)
         }
         let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
         try ImageDecoder.checkDimensions(width: width, height: height, source: source)
         let bytesPerRow = width * channels
         var pixels = try makePixels(byteCount: bytesPerRow * height) { buffer in
-            if let message = bytes.withUnsafeBufferPointer({ data in
-                callCodec { cic_jpeg_decode(data.baseAddress, data.count, &info, buffer.baseAddress, buffer.count, bytesPerRow, $0, $1) }
-            }) {
-                return ImageDecoder.decodingError(source, message)
-            }
-            return nil
+            callCodec {
+                cic_jpeg_decode(bytes.baseAddress, bytes.count, &info, buffer.baseAddress, buffer.count, bytesPerRow,
+                                ImageDecoder.maxJPEGDecoderMemory, $0, $1)
+            }.map { error($0, info: info, source: source) }
         }
         switch channels {
         case 1:
@@ -34,6 +35,17 @@ enum JPEGCodec {
             convertCMYKToRGBInPlace(&pixels, pixelCount: width * height, inverted: info.inverted_cmyk != 0)
             return PixelImage(unchecked: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
         }
+    }
+
+    /// The error for a failed libjpeg call: `resourceExhaustedError` naming the size when
+    /// libjpeg ran out of memory (in practice its memory limit), else the decoding error.
+    static func error(_ failure: CodecFailure, info: cic_image_info, source: String) -> TasksError {
+        guard failure.outOfMemory else { return ImageDecoder.decodingError(source, failure.message) }
+        let limit = ImageDecoder.maxJPEGDecoderMemory
+        let kind = info.multiple_scans != 0 ? "progressive (multi-scan) " : ""
+        let need = info.multiple_scans != 0 ? " for its whole-image DCT coefficients" : ""
+        return TasksError(.resourceExhaustedError,
+                          "Failed to decode image '\(source)': a \(kind)\(info.width)x\(info.height) JPEG with \(info.channels) components needs more than the decoder's memory limit of \(limit) bytes (\(limit >> 20) MiB)\(need) (libjpeg: \(failure.message)).")
     }
 
     /// Converts packed CMYK pixels to packed RGB in the same array, then drops the unused

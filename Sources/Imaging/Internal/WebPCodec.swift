@@ -6,12 +6,15 @@ enum WebPCodec {
     /// Decodes a still WebP file (lossy or lossless) to `.rgba8` when it has alpha,
     /// else `.rgb8`, with libwebp's default (fancy) upsampling.
     ///
+    /// - Parameters:
+    ///   - bytes: The whole file (borrowed for the call).
+    ///   - source: What to call the image in error messages.
     /// - Throws: `TasksError` `invalidArgumentError` naming libwebp's status, or the
     ///   size-limit error of `ImageDecoder.checkDimensions`. Animated files are rejected.
-    static func decode(_ bytes: [UInt8], source: String) throws(TasksError) -> PixelImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> PixelImage {
         var features = WebPBitstreamFeatures()
         // WebPGetFeatures: borrows the input, fills `features`.
-        let status = bytes.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        let status = WebPGetFeatures(bytes.baseAddress, bytes.count, &features)
         guard status == VP8_STATUS_OK else {
             throw ImageDecoder.decodingError(source, "invalid WebP header (\(describe(status)))")
         }
@@ -33,7 +36,7 @@ enum WebPCodec {
             config.output.u.RGBA.rgba = buffer.baseAddress
             config.output.u.RGBA.stride = Int32(bytesPerRow)
             config.output.u.RGBA.size = buffer.count
-            let status = bytes.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+            let status = WebPDecode(bytes.baseAddress, bytes.count, &config)
             WebPFreeDecBuffer(&config.output)
             return status == VP8_STATUS_OK ? nil : ImageDecoder.decodingError(source, describe(status))
         }
