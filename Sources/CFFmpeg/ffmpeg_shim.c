@@ -1,6 +1,7 @@
 #include "ffmpeg_shim.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -9,6 +10,17 @@
 
 // MARK: - Deadline
 
+// Set once by svt_cancel_blocking_reads (from a signal handler's queue); read by every wait.
+static atomic_int svt_cancelled;
+
+void svt_cancel_blocking_reads(void) {
+    atomic_store(&svt_cancelled, 1);
+}
+
+int svt_blocking_reads_cancelled(void) {
+    return atomic_load(&svt_cancelled);
+}
+
 void svt_deadline_reset(SVTDeadline *deadline) {
     deadline->deadline_us = av_gettime_relative() + deadline->timeout_us;
     deadline->expired = 0;
@@ -16,7 +28,7 @@ void svt_deadline_reset(SVTDeadline *deadline) {
 
 int svt_interrupt_callback(void *opaque) {
     SVTDeadline *deadline = opaque;
-    if (deadline->expired) {
+    if (atomic_load(&svt_cancelled) || deadline->expired) {
         return 1;
     }
     if (av_gettime_relative() >= deadline->deadline_us) {
@@ -37,6 +49,7 @@ void svt_install_interrupt(AVFormatContext *context, SVTDeadline *deadline) {
 int svt_fd_read_packet(void *opaque, uint8_t *buffer, int size) {
     SVTFdReader *reader = opaque;
     for (;;) {
+        if (atomic_load(&svt_cancelled)) return AVERROR_EXIT;
         int64_t remaining_us = reader->deadline->deadline_us - av_gettime_relative();
         if (reader->deadline->expired || remaining_us <= 0) {
             reader->deadline->expired = 1;

@@ -179,12 +179,14 @@ extension VideoSource {
     }
 
     /// Ends the stream once the decoder is drained: throws the read error met on the way, or
-    /// a `dataLossError` when packets came but no frame decoded; else returns nil.
+    /// a `dataLossError` when no frame decoded at all (whether damaged packets came or the
+    /// container ended before its first frame, as a WebM cut inside its first key frame does);
+    /// else returns nil.
     private func finish() throws(TasksError) -> VideoFrame? {
         if let pendingError {
             throw pendingError
         }
-        if statistics.frames == 0 && statistics.packets > 0 {
+        if statistics.frames == 0 {
             throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure) '\(url)': no frame could be decoded from \(statistics.packets) packets, \(statistics.damaged) rejected as damaged\(statistics.lastDamage.map { " (last error: \($0))" } ?? "").")
         }
         state = .finished

@@ -80,6 +80,13 @@ package final class VideoSource {
     /// Counters for the end-of-stream check and its message.
     var statistics = DecodingStatistics()
 
+    /// Makes every blocking open or read of every `VideoSource` in the process stop within
+    /// 100 ms with `cancelledError`, now and from then on (`svt_cancel_blocking_reads`): how a
+    /// tool ends on Ctrl-C while a camera, pipe or stream is waiting for data. Irreversible.
+    package static func cancelAllBlockingReads() {
+        svt_cancel_blocking_reads()
+    }
+
     /// Opens a video source and prepares its decoder, reading as much of the start as FFmpeg
     /// needs to know the streams (`avformat_open_input`, `avformat_find_stream_info`,
     /// `av_find_best_stream`, `avcodec_open2`).

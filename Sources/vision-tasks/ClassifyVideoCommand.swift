@@ -71,7 +71,8 @@ enum ClassifyVideoCommand {
                 FramePrinter.print(result, format: format)
             }
         } catch {
-            FileHandle.standardError.write(Data("error: \(source.url): \(error)\n".utf8))
+            let text = "\(error)"
+            FileHandle.standardError.write(Data("error: \(text.contains(source.url) ? text : "\(source.url): \(text)")\n".utf8))
             status = 1
         }
         FramePrinter.printSummary(spans.spans, format: format)

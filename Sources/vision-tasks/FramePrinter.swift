@@ -14,7 +14,7 @@ enum FramePrinter {
     static func print(_ result: ImageClassifierResult, format: OutputFormat) {
         let heads = result.classificationResult.classifications
         guard format == .table else {
-            Swift.print(OutcomePrinter.json(FrameJSON(timestampInMilliseconds: result.timestampInMilliseconds,
+            emit(OutcomePrinter.json(FrameJSON(timestampInMilliseconds: result.timestampInMilliseconds,
                                                       classifications: heads.map(HeadJSON.init))))
             return
         }
@@ -23,19 +23,19 @@ enum FramePrinter {
         }
         let time = String(repeating: " ", count: max(0, 8 - String(result.timestampInMilliseconds).count))
             + "\(result.timestampInMilliseconds) ms"
-        Swift.print("\(time)  \(categories.isEmpty ? "(no category at or above the score threshold)" : categories.joined(separator: " | "))")
+        emit("\(time)  \(categories.isEmpty ? "(no category at or above the score threshold)" : categories.joined(separator: " | "))")
     }
 
     /// Prints which category came first over which time range.
     static func printSummary(_ spans: [CategorySpans.Span], format: OutputFormat) {
         guard format == .table else {
-            Swift.print(OutcomePrinter.json(["summary": spans]))
+            emit(OutcomePrinter.json(["summary": spans]))
             return
         }
-        Swift.print("Summary (top category over time):")
+        emit("Summary (top category over time):")
         for span in spans {
             let name = span.category.isEmpty ? "(none)" : span.category
-            Swift.print("  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  (\(span.frames) frames)")
+            emit("  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  (\(span.frames) frames)")
         }
     }
 }

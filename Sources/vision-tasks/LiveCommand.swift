@@ -41,38 +41,60 @@ enum LiveCommand {
         let sourceOptions = try VideoSourceParsing.options(parsed)
         let classifier: ImageClassifier
         let results: AsyncStream<LiveStreamResult>
-        let source: VideoSource
         do {
             (classifier, results) = try ImageClassifier.liveStream(options: options)
         } catch {
             reportModelError(error, model: options.baseOptions.modelAssetPath)
             return 1
         }
-        do {
-            source = try VideoSource(url: url, options: sourceOptions)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            return 1
-        }
+        let interruption = Interruption()
+        defer { interruption.stop() }
         let printing = Task.detached { for await outcome in results { report(outcome, format: format) } }
-        let status = feed(source, to: classifier)
+        var status: Int32 = 0
+        do throws(TasksError) {
+            status = feed(try VideoSource(url: url, options: sourceOptions), to: classifier, interruption: interruption)
+        } catch where error.code != .cancelledError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            return 1  // the source never opened: nothing to report
+        } catch {
+            // Ctrl-C while opening ends the command like Ctrl-C later.
+        }
         classifier.close()
         waitFor(printing)
         printStatistics(classifier.liveStreamStatistics, format: format)
         return status
     }
 
+    /// Ctrl-C: stops the frame loop and cancels a read that is waiting for data.
+    private final class Interruption {
+        private final class Flag: Sendable {
+            let value = Atomic(false)
+        }
+
+        private let flag = Flag()
+        private let signals: any DispatchSourceSignal
+
+        /// Whether Ctrl-C was pressed.
+        var requested: Bool { flag.value.load(ordering: .relaxed) }
+
+        init() {
+            signal(SIGINT, SIG_IGN)
+            signals = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+            signals.setEventHandler { [flag] in
+                flag.value.store(true, ordering: .relaxed)
+                VideoSource.cancelAllBlockingReads()
+            }
+            signals.resume()
+        }
+
+        func stop() { signals.cancel() }
+    }
+
     /// Sends frames until the end of the stream, an error, or Ctrl-C.
-    private static func feed(_ source: VideoSource, to classifier: ImageClassifier) -> Int32 {
-        let interrupted = Atomic(false)
-        signal(SIGINT, SIG_IGN)
-        let signals = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signals.setEventHandler { interrupted.store(true, ordering: .relaxed) }
-        signals.resume()
-        defer { signals.cancel() }
+    private static func feed(_ source: VideoSource, to classifier: ImageClassifier, interruption: Interruption) -> Int32 {
         var last = Int.min
         do {
-            while !interrupted.load(ordering: .relaxed), let frame = try source.nextFrame() {
+            while !interruption.requested, let frame = try source.nextFrame() {
                 // Live sources may repeat a timestamp; MediaPipe needs them strictly increasing.
                 let timestamp = max(frame.timestampInMilliseconds, last == .min ? .min : last + 1)
                 last = timestamp
@@ -81,7 +103,9 @@ enum LiveCommand {
             }
             return 0
         } catch {
-            FileHandle.standardError.write(Data("error: \(source.url): \(error)\n".utf8))
+            // Ctrl-C while waiting for a frame is the normal end.
+            guard (error as? TasksError)?.code != .cancelledError else { return 0 }
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             return 1
         }
     }
@@ -113,11 +137,11 @@ enum LiveCommand {
                                   framesDropped: statistics.framesDropped,
                                   lastLatencyInMilliseconds: statistics.lastLatencyInMilliseconds)
         guard format == .table else {
-            print(OutcomePrinter.json(["statistics": json]))
+            emit(OutcomePrinter.json(["statistics": json]))
             return
         }
         let latency = statistics.lastLatencyInMilliseconds.map { String(format: ", last latency %.1f ms", $0) } ?? ""
-        print("frames received \(statistics.framesReceived), processed \(statistics.framesProcessed), "
+        emit("frames received \(statistics.framesReceived), processed \(statistics.framesProcessed), "
             + "dropped \(statistics.framesDropped)\(latency)")
     }
 }

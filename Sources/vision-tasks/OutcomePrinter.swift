@@ -132,14 +132,14 @@ struct OutcomePrinter {
     mutating func add(_ outcome: ImageOutcome) {
         switch format {
         case .table: printTable(outcome)
-        case .jsonl: print(Self.json(outcome))
+        case .jsonl: emit(Self.json(outcome))
         case .json: pending.append(outcome)
         }
     }
 
     /// Prints what `json` kept: one array.
     func finish() {
-        if format == .json { print(Self.json(pending)) }
+        if format == .json { emit(Self.json(pending)) }
     }
 
     static func json(_ value: some Encodable) -> String {
@@ -154,23 +154,23 @@ struct OutcomePrinter {
         case .error(let error):
             FileHandle.standardError.write(Data("\(outcome.image): error: \(error.code.statusName): \(error.message)\n".utf8))
         case .classifications(let heads):
-            print(outcome.image)
+            emit(outcome.image)
             printHeads(heads)
         case .labels(let labels):
-            print(outcome.image)
+            emit(outcome.image)
             let rows = labels.map { [String($0.index), $0.text, String(format: "%.5f", $0.confidence)] }
             printAligned(header: ["index", "text", "confidence"], rows: rows, indent: "  ")
-            if rows.isEmpty { print("  (no label at or above the confidence threshold)") }
+            if rows.isEmpty { emit("  (no label at or above the confidence threshold)") }
         }
     }
 
     private func printHeads(_ heads: [Classifications]) {
         for head in heads {
             let name = head.headName.map { $0.isEmpty ? "" : " (\($0))" } ?? ""
-            print("  head \(head.headIndex)\(name)")
+            emit("  head \(head.headIndex)\(name)")
             let rows = head.categories.map { [String($0.index), $0.categoryName ?? "", $0.displayName ?? "", String(format: "%.5f", $0.score)] }
             printAligned(header: ["index", "category name", "display name", "score"], rows: rows, indent: "    ")
-            if rows.isEmpty { print("    (no category at or above the score threshold)") }
+            if rows.isEmpty { emit("    (no category at or above the score threshold)") }
         }
     }
 
@@ -182,7 +182,7 @@ struct OutcomePrinter {
                 let padding = String(repeating: " ", count: widths[column] - text.count)
                 return column == 0 || column == row.count - 1 ? padding + text : text + padding
             }
-            print(indent + cells.joined(separator: "  "))
+            emit(indent + cells.joined(separator: "  "))
         }
     }
 }

@@ -14,6 +14,12 @@ COMMANDS:
 Run `vision-tasks COMMAND --help` for a command's options.
 """
 
+/// Writes one line of results to standard output at once (unbuffered, unlike `print` into a
+/// pipe), so that results of video and live streams reach a reader as they come.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// Prints why a model could not be used, naming it when the message does not (MediaPipe's
 /// model-contract messages name the tensor, not the file).
 func reportModelError(_ error: any Error, model: String) {

@@ -61,6 +61,14 @@ typedef struct SVTDeadline {
     int ever_expired;
 } SVTDeadline;
 
+/// Makes every blocking read of every source in the process give up at once with
+/// `AVERROR_EXIT` (within 100 ms), now and from then on: how a tool stops on Ctrl-C while a
+/// source is waiting for data. Safe to call from any thread.
+void svt_cancel_blocking_reads(void);
+
+/// Whether `svt_cancel_blocking_reads` was called.
+int svt_blocking_reads_cancelled(void);
+
 /// Starts a new budget: the deadline becomes now + `timeout_us`, and `expired` is cleared.
 void svt_deadline_reset(SVTDeadline *deadline);
 

@@ -30,9 +30,13 @@ enum FFmpegError {
     static func error(_ code: Int32, _ operation: FFmpegOperation, source: String,
                       deadline: InterruptDeadline, log: FFmpegLogMark) -> TasksError {
         let timedOut = deadline.hasExpired || (code == SVT_AVERROR_EXIT && deadline.hasEverExpired)
-        let (errorCode, reason) = timedOut
-            ? (.deadlineExceededError, "no data within the timeout of \(deadline.timeoutInMilliseconds) ms")
-            : classify(code, operation)
+        let (errorCode, reason) = if code == SVT_AVERROR_EXIT && svt_blocking_reads_cancelled() != 0 {
+            (TasksErrorCode.cancelledError, "reading was cancelled")
+        } else if timedOut {
+            (TasksErrorCode.deadlineExceededError, "no data within the timeout of \(deadline.timeoutInMilliseconds) ms")
+        } else {
+            classify(code, operation)
+        }
         var details = "\(description(of: code)); AVERROR \(code)"
         if let logged = log.messageSinceMark {
             details += "; FFmpeg: \(logged)"
