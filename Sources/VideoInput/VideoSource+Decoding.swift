@@ -98,7 +98,7 @@ extension VideoSource {
     /// rescaled from the stream's time base (`av_rescale_q`, rounding to nearest), or the last
     /// timestamp + 1 ms when it has none (0 for a first frame).
     private func timestamp(of frame: UnsafePointer<AVFrame>) -> Int {
-        var milliseconds = lastTimestamp.map { $0 + 1 } ?? 0
+        var milliseconds = lastTimestamp.map { $0 == .max ? .max : $0 + 1 } ?? 0
         let presentation = frame.pointee.best_effort_timestamp
         if presentation != SVT_NOPTS_VALUE, let timeBase {
             let origin = self.origin ?? presentation

@@ -23,7 +23,8 @@ extension ImageClassifier {
     public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
         try requireMode(.liveStream)
         guard let liveStream else { throw TasksError.internal("live stream runner missing") }
-        try core.accept(timestamp: timestampInMilliseconds)
+        // The runner checks the timestamp under the same lock that queues the frame, so that
+        // frames sent from several threads are queued in timestamp order.
         try liveStream.submit(.init(image: image, regionOfInterest: regionOfInterest,
                                     timestamp: timestampInMilliseconds, received: .now))
     }
@@ -32,7 +33,7 @@ extension ImageClassifier {
     /// timestamp order; with this, `imageClassifierLiveStreamDelegate` may be nil. Not in
     /// MediaPipe: the Swift-native way to consume live results with `for await`.
     /// - Parameters:
-    ///   - options: the options; `runningMode` is taken as `.liveStream`.
+    ///   - options: the options; `runningMode` is taken as `.liveStream` whatever it says.
     ///   - bufferingPolicy: what the stream keeps while nobody reads it.
     /// - Returns: the classifier and the stream, which finishes when the classifier is closed.
     /// - Throws: as `init(options:)`.
@@ -40,8 +41,10 @@ extension ImageClassifier {
         options: ImageClassifierOptions,
         bufferingPolicy: AsyncStream<LiveStreamResult>.Continuation.BufferingPolicy = .unbounded
     ) throws -> (classifier: ImageClassifier, results: AsyncStream<LiveStreamResult>) {
-        options.runningMode = .liveStream
         let (stream, continuation) = AsyncStream<LiveStreamResult>.makeStream(bufferingPolicy: bufferingPolicy)
+        let mode = options.runningMode
+        options.runningMode = .liveStream
+        defer { options.runningMode = mode }  // the caller's options are left as they were
         try checkDelegate(options, streaming: true)
         return (try ImageClassifier(options: options, stream: continuation), stream)
     }

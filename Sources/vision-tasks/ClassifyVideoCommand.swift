@@ -62,8 +62,17 @@ enum ClassifyVideoCommand {
         var sampler = sampler
         var spans = CategorySpans()
         var status: Int32 = 0
+        var last: Int?
+        var repeated = 0
         do {
             while let frame = try source.nextFrame() {
+                // Video mode needs increasing times; containers may repeat or reorder them, and
+                // frames less than 1 ms apart round to the same millisecond.
+                if let last, frame.timestampInMilliseconds <= last {
+                    repeated += 1
+                    continue
+                }
+                last = frame.timestampInMilliseconds
                 guard sampler.take(frame.timestampInMilliseconds) else { continue }
                 let image = MPImage(pixels: frame.pixels, orientation: frame.orientation)
                 let result = try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds)
@@ -74,6 +83,10 @@ enum ClassifyVideoCommand {
             let text = "\(error)"
             FileHandle.standardError.write(Data("error: \(text.contains(source.url) ? text : "\(source.url): \(text)")\n".utf8))
             status = 1
+        }
+        if repeated > 0 {
+            FileHandle.standardError.write(Data(("warning: \(source.url): skipped \(repeated) frame(s) whose timestamp did not "
+                + "increase (repeated or reordered in the container, or less than 1 ms apart)\n").utf8))
         }
         FramePrinter.printSummary(spans.spans, format: format)
         return status

@@ -42,7 +42,8 @@ enum LiveCommand {
         let classifier: ImageClassifier
         let results: AsyncStream<LiveStreamResult>
         do {
-            (classifier, results) = try ImageClassifier.liveStream(options: options)
+            // The printer may fall behind a fast source (or a stalled stdout): keep the newest results.
+            (classifier, results) = try ImageClassifier.liveStream(options: options, bufferingPolicy: .bufferingNewest(256))
         } catch {
             reportModelError(error, model: options.baseOptions.modelAssetPath)
             return 1
@@ -96,7 +97,7 @@ enum LiveCommand {
         do {
             while !interruption.requested, let frame = try source.nextFrame() {
                 // Live sources may repeat a timestamp; MediaPipe needs them strictly increasing.
-                let timestamp = max(frame.timestampInMilliseconds, last == .min ? .min : last + 1)
+                let timestamp = max(frame.timestampInMilliseconds, last == .min || last == .max ? last : last + 1)
                 last = timestamp
                 try classifier.classifyAsync(image: MPImage(pixels: frame.pixels, orientation: frame.orientation),
                                              timestampInMilliseconds: timestamp)

@@ -17,7 +17,11 @@ Run `vision-tasks COMMAND --help` for a command's options.
 /// Writes one line of results to standard output at once (unbuffered, unlike `print` into a
 /// pipe), so that results of video and live streams reach a reader as they come.
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    do {
+        try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+    } catch {
+        exit(141)  // the reader went away (EPIPE with SIGPIPE ignored): end as SIGPIPE would
+    }
 }
 
 /// Prints why a model could not be used, naming it when the message does not (MediaPipe's

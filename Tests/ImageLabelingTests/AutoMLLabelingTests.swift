@@ -92,3 +92,20 @@ struct AutoMLLabelingTests {
         #expect(abs((labels.first?.confidence ?? 0) - (expected.first?.confidence ?? 1)) <= 0.05)
     }
 }
+
+/// dict.txt written on Windows (CRLF), or with mixed line endings, gives the same labels.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct LabelsFileLineEndingTests {
+    @Test(arguments: ["daisy\r\ndandelion\r\nroses\r\nsunflowers\r\ntulips\r\n",
+                      "daisy\ndandelion\nroses\nsunflowers\ntulips\r\n",
+                      "daisy\r\ndandelion\nroses\rsunflowers\ntulips\n\r\n"])
+    func lineEndings(text: String) throws {
+        let export = try AutoMLExport()
+        try Data(text.utf8).write(to: export.folder.appendingPathComponent("dict.txt"))
+        let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath))
+        options.confidenceThreshold = 0
+        let labels = try ImageLabeler(options: options).results(in: VisionImage(contentsOf: TestData.image("burger.jpg")))
+        #expect(labels.count == 5)
+        #expect(labels.allSatisfy { $0.text == AutoMLExport.labels[$0.index] }, "\(labels)")
+    }
+}

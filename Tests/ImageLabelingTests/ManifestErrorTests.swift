@@ -69,7 +69,7 @@ struct ManifestErrorTests {
         let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: "/nonexistent/manifest.json"))
         let error = #expect(throws: TasksError.self) { try ImageLabeler(options: options) }
         #expect(error?.code == .notFoundError)
-        #expect(error?.message.hasPrefix("/nonexistent/manifest.json: the AutoML manifest cannot be read") == true)
+        #expect(error?.message == "/nonexistent/manifest.json: the file does not exist or cannot be read.")
     }
 
     @Test(arguments: [-0.1, 1.5, Double.nan])

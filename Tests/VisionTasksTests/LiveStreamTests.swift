@@ -189,3 +189,40 @@ struct LiveStreamTests {
         #expect(classifier.liveStreamStatistics.framesProcessed == 1)
     }
 }
+
+/// Threads that take timestamps from a shared counter but send them without holding its lock:
+/// a frame whose timestamp is older than one already sent is refused, and results still
+/// arrive in timestamp order.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct LiveStreamOrderTests {
+    @Test func racingSendersKeepResultsInOrder() throws {
+        let delegate = RecordingDelegate()
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = TestData.model(LiveStreamTests.model).path
+        options.runningMode = .liveStream
+        options.imageClassifierLiveStreamDelegate = delegate
+        let classifier = try ImageClassifier(options: options)
+        let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
+        let counter = Mutex(0)
+        let refused = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let timestamp = counter.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                do {
+                    try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp)
+                } catch {
+                    refused.withLock { $0 += 1 }
+                }
+            }
+        }
+        classifier.close()
+        let statistics = classifier.liveStreamStatistics
+        #expect(statistics.framesReceived + refused.withLock { $0 } == 1600)
+        #expect(statistics.framesProcessed + statistics.framesDropped == statistics.framesReceived)
+        #expect(delegate.timestamps == delegate.timestamps.sorted())
+        #expect(delegate.timestamps.count == statistics.framesProcessed)
+    }
+}

@@ -29,23 +29,47 @@ struct AutoMLManifest {
         labelsURL = try AutoMLManifest.file("labelsFile", in: object, folder: folder, manifest: path)
     }
 
-    /// The labels, one per line (`\n` or `\r\n`), trailing empty lines dropped.
+    /// The labels, one per line (`\n`, `\r\n` or `\r`), trailing empty lines dropped.
     /// - Throws: `TasksError` naming the labels file when it cannot be read or holds no label.
     func labels() throws(TasksError) -> [String] {
+        try AutoMLManifest.checkRegularFile(labelsURL, limit: AutoMLManifest.maximumLabelsFileSize)
         let text: String
         do {
             text = try String(contentsOf: labelsURL, encoding: .utf8)
         } catch {
             throw .invalidArgument("\(labelsURL.path): cannot be read as UTF-8 text (\(error.localizedDescription)).")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        // "\r\n" is one Character in Swift: split on any line break, as TFLite's label files are.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard !lines.isEmpty else { throw .invalidArgument("\(labelsURL.path): the labels file holds no label.") }
         return lines
     }
 
+    /// The largest manifest read (a manifest is three short strings).
+    static let maximumManifestSize = 1 << 20
+    /// The largest labels file read (a million labels of 64 bytes).
+    static let maximumLabelsFileSize = 64 << 20
+
+    /// Refuses what is not a regular file, or is larger than `limit` bytes, before reading it.
+    static func checkRegularFile(_ url: URL, limit: Int) throws(TasksError) {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            // Following symbolic links: a link to a regular file is one.
+            attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+        } catch {
+            throw .notFound("\(url.path): the file does not exist or cannot be read.")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw .invalidArgument("'\(url.path)' is not a regular file.")
+        }
+        if let size = attributes[.size] as? Int, size > limit {
+            throw .invalidArgument("\(url.path) is \(size) bytes; at most \(limit) are read.")
+        }
+    }
+
     private static func jsonObject(at url: URL) throws(TasksError) -> [String: Any] {
+        try checkRegularFile(url, limit: maximumManifestSize)
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -67,7 +91,9 @@ struct AutoMLManifest {
     private static func string(_ key: String, in object: [String: Any], manifest: String) throws(TasksError) -> String {
         guard let value = object[key] else { throw .invalidArgument("\(manifest): the key \"\(key)\" is missing.") }
         guard let text = value as? String, !(value is NSNumber) else {
-            throw .invalidArgument("\(manifest): \"\(key)\" must be a string, not \(value).")
+            let shown = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+            throw .invalidArgument("\(manifest): \"\(key)\" must be a string, not \(shown).")
         }
         return text
     }
@@ -76,7 +102,7 @@ struct AutoMLManifest {
     private static func file(_ key: String, in object: [String: Any], folder: URL, manifest: String) throws(TasksError) -> URL {
         let name = try string(key, in: object, manifest: manifest)
         let components = name.split(separator: "/", omittingEmptySubsequences: true)
-        guard !name.isEmpty, !name.hasPrefix("/"), !components.contains("..") else {
+        guard !name.isEmpty, !name.hasPrefix("/"), !components.contains(".."), !components.allSatisfy({ $0 == "." }) else {
             throw .invalidArgument("\(manifest): \"\(key)\" is \"\(name)\"; it must be a path inside the manifest's folder.")
         }
         let url = folder.appendingPathComponent(name)

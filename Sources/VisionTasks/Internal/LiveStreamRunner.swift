@@ -20,6 +20,8 @@ final class LiveStreamRunner: Sendable {
         var waiting: Frame?
         /// No new frame is accepted.
         var closed = false
+        /// The last timestamp accepted; each frame's must be greater.
+        var lastTimestamp: Int?
         /// No result is delivered any more (set once `close()` has drained the deliveries).
         var silenced = false
         var statistics = LiveStreamStatistics()
@@ -28,7 +30,7 @@ final class LiveStreamRunner: Sendable {
     private let flow = Mutex(Flow())
     private let work = DispatchQueue(label: "ImageClassifier.liveStream.work")
     private let delivery = DispatchQueue(label: "ImageClassifier.liveStream.delivery")
-    private static let onDelivery = DispatchSpecificKey<Bool>()
+    private static let onDelivery = DispatchSpecificKey<ObjectIdentifier>()
     private let classify: @Sendable (Frame) -> Result<ImageClassifierResult, TasksError>
     private let deliver: @Sendable (LiveStreamResult) -> Void
     private let finished: @Sendable () -> Void
@@ -43,14 +45,19 @@ final class LiveStreamRunner: Sendable {
         self.classify = classify
         self.deliver = deliver
         self.finished = finished
-        delivery.setSpecific(key: Self.onDelivery, value: true)
+        delivery.setSpecific(key: Self.onDelivery, value: ObjectIdentifier(self))
     }
 
     /// Accepts a frame: starts it, or makes it the waiting frame (dropping the one it replaces).
-    /// - Throws: `TasksError` failedPrecondition after `close()`.
+    /// - Throws: `TasksError` failedPrecondition after `close()`; invalidArgument (MediaPipe's
+    ///   message) for a timestamp not greater than the last accepted one.
     func submit(_ frame: Frame) throws(TasksError) {
         let start = try flow.withLock { flow throws(TasksError) -> Bool in
             guard !flow.closed else { throw .failedPrecondition("The image classifier is closed.") }
+            if let last = flow.lastTimestamp, frame.timestamp <= last {
+                throw .invalidArgument("Input timestamp must be monotonically increasing.")
+            }
+            flow.lastTimestamp = frame.timestamp
             flow.statistics.framesReceived += 1
             guard flow.inFlight else {
                 flow.inFlight = true
@@ -99,7 +106,7 @@ final class LiveStreamRunner: Sendable {
         }
         // A frame taken from `waiting` just before closing is scheduled after the first sync.
         repeat { work.sync {} } while flow.withLock { $0.inFlight }
-        if DispatchQueue.getSpecific(key: Self.onDelivery) != true { delivery.sync {} }
+        if DispatchQueue.getSpecific(key: Self.onDelivery) != ObjectIdentifier(self) { delivery.sync {} }
         flow.withLock { $0.silenced = true }
         if !wasClosed { finished() }
     }
