@@ -35,7 +35,7 @@ enum FramePrinter {
         emit("Summary (top category over time):")
         for span in spans {
             let name = span.category.isEmpty ? "(none)" : span.category
-            emit("  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  (\(span.frames) frames)")
+            emit("  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  (\(span.frames) frame\(span.frames == 1 ? "" : "s"))")
         }
     }
 }
