@@ -80,6 +80,9 @@ package final class VideoSource {
     /// Counters for the end-of-stream check and its message.
     var statistics = DecodingStatistics()
 
+    /// How many packets or frames the decoder rejected and skipped so far (damaged data).
+    package var damagedPacketCount: Int { statistics.damaged }
+
     /// Makes every blocking open or read of every `VideoSource` in the process stop within
     /// 100 ms with `cancelledError`, now and from then on (`svt_cancel_blocking_reads`): how a
     /// tool ends on Ctrl-C while a camera, pipe or stream is waiting for data. Irreversible.

@@ -21,8 +21,9 @@ enum ClassifyVideoCommand {
     \(VideoSourceParsing.help)
       -h, --help               Show this help.
 
-    EXIT STATUS: 0 when the whole video was classified, 1 when the model or video could not be
-    read (frames already printed stay valid), 2 for a usage error.
+    EXIT STATUS: 0 when the video was read to its end (damaged packets are skipped, and a file
+    that ends early is classified up to its end, each with a warning on stderr), 1 when the model
+    or video could not be read (frames already printed stay valid), 2 for a usage error.
     """
 
     /// Runs the command; returns the exit status.
@@ -84,12 +85,33 @@ enum ClassifyVideoCommand {
             FileHandle.standardError.write(Data("error: \(text.contains(source.url) ? text : "\(source.url): \(text)")\n".utf8))
             status = 1
         }
+        warnAboutDamage(source, lastTimestamp: last)
         if repeated > 0 {
             FileHandle.standardError.write(Data(("warning: \(source.url): skipped \(repeated) frame(s) whose timestamp did not "
                 + "increase (repeated or reordered in the container, or less than 1 ms apart)\n").utf8))
         }
         FramePrinter.printSummary(spans.spans, format: format)
         return status
+    }
+}
+
+extension ClassifyVideoCommand {
+    /// Says on stderr when the results cover less than the whole video: damaged packets were
+    /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
+    /// players carry on in both cases, and so does this command (exit status 0).
+    static func warnAboutDamage(_ source: VideoSource, lastTimestamp: Int?) {
+        var warnings: [String] = []
+        if source.damagedPacketCount > 0 {
+            warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")
+        }
+        let frameInterval = source.frameRate.map { 1000 / max($0, 1) } ?? 100
+        if let duration = source.durationInMilliseconds, let lastTimestamp,
+           Double(duration - lastTimestamp) > 3 * frameInterval + 100 {
+            warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
+        }
+        guard !warnings.isEmpty else { return }
+        FileHandle.standardError.write(Data("warning: \(source.url): \(warnings.joined(separator: "; ")); "
+            .appending("the results cover only the frames that decoded\n").utf8))
     }
 }
 
