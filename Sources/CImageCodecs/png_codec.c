@@ -72,19 +72,26 @@ static void read_header(png_structp png, png_infop info_ptr, cic_image_info *inf
   }
 }
 
+// Creates libpng's read and info structs reporting to `source`; on failure frees what was
+// made, sets the message and returns 0.
+static int create_decoder(png_source *source, png_structp *png, png_infop *info_ptr) {
+  *png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source, on_error, on_warning);
+  *info_ptr = *png == NULL ? NULL : png_create_info_struct(*png);
+  if (*info_ptr == NULL) {
+    png_destroy_read_struct(png, NULL, NULL);
+    cic_set_message(source->message, source->message_capacity, "cannot create the PNG decoder");
+    return 0;
+  }
+  return 1;
+}
+
 int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,
                       char *message, size_t message_capacity) {
   png_source source = {data, size, 0, message, message_capacity, {0}};
   memset(info, 0, sizeof(*info));
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
-  if (png == NULL) {
-    cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return CIC_FAILED;
-  }
-  png_infop info_ptr = png_create_info_struct(png);
-  if (info_ptr == NULL) {
-    png_destroy_read_struct(&png, NULL, NULL);
-    cic_set_message(message, message_capacity, "cannot create the PNG decoder");
+  png_structp png;
+  png_infop info_ptr;
+  if (!create_decoder(&source, &png, &info_ptr)) {
     return CIC_FAILED;
   }
   if (setjmp(png_jmpbuf(png))) {
@@ -103,15 +110,9 @@ int cic_png_decode(const uint8_t *data, size_t size, const cic_image_info *expec
   png_source source = {data, size, 0, message, message_capacity, {0}};
   cic_image_info info;
   memset(&info, 0, sizeof(info));
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
-  if (png == NULL) {
-    cic_set_message(message, message_capacity, "cannot create the PNG decoder");
-    return CIC_FAILED;
-  }
-  png_infop info_ptr = png_create_info_struct(png);
-  if (info_ptr == NULL) {
-    png_destroy_read_struct(&png, NULL, NULL);
-    cic_set_message(message, message_capacity, "cannot create the PNG decoder");
+  png_structp png;
+  png_infop info_ptr;
+  if (!create_decoder(&source, &png, &info_ptr)) {
     return CIC_FAILED;
   }
   // Allocated inside the setjmp scope, freed on both paths: volatile so the value

@@ -40,8 +40,11 @@ public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension TasksError: CustomNSError, LocalizedError {
+    /// `"com.google.mediapipe.tasks"`, the `NSError` domain of MediaPipe Tasks.
     public static var errorDomain: String { domain }
+    /// The code's raw value (the absl status code), the bridged `NSError.code`.
     public var errorCode: Int { code.rawValue }
+    /// `"<STATUS_NAME>: <message>"`, as MediaPipe's `localizedDescription`.
     public var errorDescription: String? { description }
     /// Carries the description for `NSError.localizedDescription`, which on Linux does not consult `LocalizedError`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }

@@ -47,7 +47,7 @@ enum ClassifyVideoCommand {
         do {
             classifier = try ImageClassifier(options: options)
         } catch {
-            reportModelError(error, model: options.baseOptions.modelAssetPath)
+            reportError(error, naming: options.baseOptions.modelAssetPath)
             return 1
         }
         do {
@@ -81,8 +81,7 @@ enum ClassifyVideoCommand {
                 FramePrinter.print(result, format: format)
             }
         } catch {
-            let text = "\(error)"
-            FileHandle.standardError.write(Data("error: \(text.contains(source.url) ? text : "\(source.url): \(text)")\n".utf8))
+            reportError(error, naming: source.url)
             status = 1
         }
         warnAboutDamage(source, lastTimestamp: last)

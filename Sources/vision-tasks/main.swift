@@ -24,11 +24,11 @@ func emit(_ line: String) {
     }
 }
 
-/// Prints why a model could not be used, naming it when the message does not (MediaPipe's
-/// model-contract messages name the tensor, not the file).
-func reportModelError(_ error: any Error, model: String) {
+/// Prints an error on stderr, naming `subject` (a model, manifest or video) when the message
+/// does not already (MediaPipe's model-contract messages name the tensor, not the file).
+func reportError(_ error: any Error, naming subject: String) {
     let text = "\(error)"
-    let line = text.contains(model) ? "error: \(text)" : "error: \(model): \(text)"
+    let line = text.contains(subject) ? "error: \(text)" : "error: \(subject): \(text)"
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 

@@ -59,11 +59,7 @@ struct ImageErrorTests {
         }
 
         // The exact shape of an error entry: {"image", "error": {"code", "message"}}.
-        let lines = format == "json" ? [run.stdout] : run.stdoutLines
-        let objects = lines.flatMap { line -> [[String: Any]] in
-            let value = try? JSONSerialization.jsonObject(with: Data(line.utf8))
-            return value as? [[String: Any]] ?? (value as? [String: Any]).map { [$0] } ?? []
-        }
+        let objects = run.jsonObjects(format: format)
         try #require(objects.count == images.count, "\(run)")
         for object in objects where bad[object["image"] as? String ?? ""] != nil {
             #expect(Set(object.keys) == ["image", "error"])

@@ -232,11 +232,7 @@ struct LabelCommandTests {
             }
         }
 
-        let lines = format == "json" ? [run.stdout] : run.stdoutLines
-        let objects = lines.flatMap { line -> [[String: Any]] in
-            let value = try? JSONSerialization.jsonObject(with: Data(line.utf8))
-            return value as? [[String: Any]] ?? (value as? [String: Any]).map { [$0] } ?? []
-        }
+        let objects = run.jsonObjects(format: format)
         try #require(objects.count == images.count, "\(run)")
         for object in objects where codes[object["image"] as? String ?? ""] != nil {
             #expect(Set(object.keys) == ["image", "error"])

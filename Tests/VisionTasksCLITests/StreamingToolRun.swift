@@ -246,3 +246,23 @@ enum SilentSource {
         return address
     }
 }
+
+/// Runs `command SOURCE --model MODEL --timeout 1000` on a UDP port or TCP server that never
+/// sends: exit 1 after about 1 s (timed from the process's start to its exit, since the tests'
+/// own waits lag under parallel load), one error naming the source and the timeout.
+func expectGivesUpOnSilentSource(command: String, kind: String, model: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let server = kind == "tcp" ? try SilentSource.TCPServer() : nil
+    let url = try server?.url ?? SilentSource.udpURL()
+    let run = try await StreamingToolRun([command, url, "--model", model, "--timeout", "1000"]).finish(within: 60)
+    let elapsed = run.duration
+    #expect(run.status == 1, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.stdoutLines.isEmpty, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.diagnostics.count == 1, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.diagnostics.first?.hasPrefix("error: DEADLINE_EXCEEDED: ") == true, "\(run)", sourceLocation: sourceLocation)
+    #expect(run.diagnostics.first?.contains("'\(url)'") == true, "names the source: \(run)", sourceLocation: sourceLocation)
+    #expect(run.diagnostics.first?.contains("1000 ms") == true, "\(run)", sourceLocation: sourceLocation)
+    #expect(elapsed >= 0.9 && elapsed < 8, "gave up after \(elapsed) s (the default timeout is 10 s)\n\(run)",
+            sourceLocation: sourceLocation)
+    withExtendedLifetime(server) {}
+}

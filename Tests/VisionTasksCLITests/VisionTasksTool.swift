@@ -136,3 +136,14 @@ enum VisionTasksTool {
         }
     }
 }
+
+extension VisionTasksTool.Run {
+    /// The JSON objects printed: the elements of one array (`--format json`) or one per line (`jsonl`).
+    func jsonObjects(format: String) -> [[String: Any]] {
+        let lines = format == "json" ? [stdout] : stdoutLines
+        return lines.flatMap { line -> [[String: Any]] in
+            let value = try? JSONSerialization.jsonObject(with: Data(line.utf8))
+            return value as? [[String: Any]] ?? (value as? [String: Any]).map { [$0] } ?? []
+        }
+    }
+}
