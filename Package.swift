@@ -30,10 +30,13 @@ let package = Package(
         ),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon"]),
 
+        // The classification pipeline both public APIs stand on.
+        .target(name: "ClassificationCore", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
+
         // Public APIs and the command-line tool.
-        .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
-        .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "VisionTasks"]),
-        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput"],
+        .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
+        .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
+        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore"],
                           path: "Sources/vision-tasks"),
 
         // Tests.
@@ -42,7 +45,8 @@ let package = Package(
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "TestSupport"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "LiteRT", "TFLiteMetadata", "TestSupport"]),
+        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "ClassificationCore", "Imaging", "LiteRT", "TFLiteMetadata",
+                                                       "TestSupport"]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
     ],

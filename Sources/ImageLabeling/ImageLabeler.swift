@@ -1,8 +1,9 @@
+import ClassificationCore
 import Dispatch
 import Foundation
 import Synchronization
 import TasksCommon
-import VisionTasks
+import Imaging
 
 /// Labels images with an AutoML Vision Edge or custom TFLite image classification model.
 ///
@@ -87,8 +88,8 @@ public final class ImageLabeler: Sendable {
 
     private func label(_ snapshot: Snapshot) throws(TasksError) -> [ImageLabel] {
         try engine.withLock { engine throws(TasksError) in
-            let classifications = try engine.get().classify(snapshot.image.pixels, orientation: snapshot.image.orientation,
-                                                            regionOfInterest: nil)
+            let classifications = try engine.get().classify(snapshot.pixels, orientation: snapshot.orientation,
+                                                            regionOfInterest: .wholeImage)
             return classifications.first?.categories.map {
                 ImageLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index)
             } ?? []
@@ -97,7 +98,8 @@ public final class ImageLabeler: Sendable {
 
     /// The image's pixels and orientation at the moment of the call (`VisionImage` is mutable).
     private struct Snapshot: Sendable {
-        let image: MPImage
-        init(_ image: VisionImage) { self.image = MPImage(pixels: image.pixels, orientation: image.orientation) }
+        let pixels: PixelImage
+        let orientation: ImageOrientation
+        init(_ image: VisionImage) { (pixels, orientation) = (image.pixels, image.orientation) }
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import Imaging
-import VisionTasks
+import TasksCommon
 
 /// An image to label, with the orientation that makes it upright. Mirrors ML Kit's `VisionImage`.
 ///
-/// On Linux there is no `UIImage` or `CMSampleBuffer`; the image comes from the same sources as
-/// `MPImage`: a file URL or path, encoded `Data` (JPEG, PNG, WebP), a raw pixel buffer, or an
-/// `MPImage`. A class with a settable `orientation`, as in ML Kit, whose guide sets it from the
-/// device and camera (mirrored values for the front camera). Not `Sendable`: the labeler copies
-/// the pixels' reference and the orientation when a call starts.
+/// On Linux there is no `UIImage` or `CMSampleBuffer`; the image comes from a file URL or path,
+/// encoded `Data` (JPEG, PNG, WebP), or a raw pixel buffer, decoded and checked exactly as
+/// VisionTasks' `MPImage` is (same decoders, limits and errors). A class with a settable
+/// `orientation`, as in ML Kit, whose guide sets it from the device and camera (mirrored values
+/// for the front camera). Not `Sendable`: the labeler copies the pixels' reference and the
+/// orientation when a call starts.
 public final class VisionImage {
     let pixels: PixelImage
 
@@ -21,34 +22,45 @@ public final class VisionImage {
     /// The height of the stored pixels, in pixels.
     public var height: Int { pixels.height }
 
-    /// Wraps an `MPImage` (its pixels and orientation).
-    public init(image: MPImage) {
-        self.pixels = image.pixels
-        self.orientation = image.orientation
+    package init(pixels: PixelImage, orientation: ImageOrientation) {
+        self.pixels = pixels
+        self.orientation = orientation
     }
 
-    /// Decodes a JPEG, PNG or WebP file. See `MPImage.init(contentsOf:orientation:)`.
-    /// - Throws: `TasksError` notFound for a missing file, invalidArgument for an undecodable one.
+    private convenience init(_ decoded: DecodedImage) {
+        self.init(pixels: decoded.pixels, orientation: decoded.exifOrientation)
+    }
+
+    /// Decodes a JPEG, PNG or WebP file; the orientation is its EXIF orientation.
+    /// - Throws: `TasksError` with the file as subject: invalidArgument for a URL that is not a
+    ///   file URL, a directory or other non-regular file, a file over 256 MiB, or undecodable or
+    ///   oversized contents; notFound for a missing file; permissionDenied for an unreadable one.
     public convenience init(contentsOf url: URL) throws {
-        self.init(image: try MPImage(contentsOf: url))
+        self.init(try ImageDecoder.decode(contentsOf: url))
     }
 
-    /// Decodes a JPEG, PNG or WebP file at a path. See `MPImage.init(contentsOfFile:orientation:)`.
-    /// - Throws: `TasksError` notFound for a missing file, invalidArgument for an undecodable one.
+    /// Decodes a JPEG, PNG or WebP file at a path. See `init(contentsOf:)`.
     public convenience init(contentsOfFile path: String) throws {
-        self.init(image: try MPImage(contentsOfFile: path))
+        self.init(try ImageDecoder.decode(file: FileSystemPath(path)))
     }
 
-    /// Decodes encoded image bytes. See `MPImage.init(data:orientation:)`.
+    /// Decodes the image file at a path whose bytes need not be UTF-8 (the command-line tool's
+    /// file names). See `init(contentsOf:)`.
+    package convenience init(contentsOfFile path: FileSystemPath) throws(TasksError) {
+        self.init(try ImageDecoder.decode(file: path))
+    }
+
+    /// Decodes encoded image bytes (JPEG, PNG or WebP); the orientation is their EXIF orientation.
     /// - Throws: `TasksError` invalidArgument for empty, undecodable or oversized data.
     public convenience init(data: Data) throws {
-        self.init(image: try MPImage(data: data))
+        self.init(try ImageDecoder.decode(data, source: "image data"))
     }
 
     /// Copies a raw pixel buffer (the Linux stand-in for `VisionImage(buffer:)`); orientation `.up`.
-    /// See `MPImage.init(pixels:width:height:bytesPerRow:format:orientation:)` for the layout.
+    /// The layout is `MPImage.init(pixels:width:height:bytesPerRow:format:colorRange:orientation:)`'s.
     /// - Throws: `TasksError` invalidArgument naming the value when a size is inconsistent.
     public convenience init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat) throws {
-        self.init(image: try MPImage(pixels: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format))
+        self.init(pixels: try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format),
+                  orientation: .up)
     }
 }

@@ -34,9 +34,9 @@ package enum ImageDecoder {
     /// to this size. Raw pixel buffers are held to it too.
     package static let maxSideLength = 1 << 26
 
-    /// The largest image file read, in bytes: 256 MiB. Larger files are refused from their
-    /// size before any byte is read.
-    package static let maxFileSize = 256 << 20
+    /// The largest image file read, in bytes: 256 MiB (`FileKind.image`). Larger files are
+    /// refused from their size before any byte is read.
+    package static var maxFileSize: Int { FileKind.image.maximumByteCount }
 
     /// The memory libjpeg may allocate while decoding, in bytes (its `max_memory_to_use`):
     /// 512 MiB, beside the decoded pixels.
@@ -46,44 +46,50 @@ package enum ImageDecoder {
     ///
     /// - Parameter url: A file URL.
     /// - Returns: The pixels and the EXIF orientation.
-    /// - Throws: `TasksError` `invalidArgumentError` "...only file URLs are supported: <url>"
-    ///   for another URL; `notFoundError` when no file exists at the path;
-    ///   `permissionDeniedError` when it may not be read; `invalidArgumentError` when the path
-    ///   is a directory or not a regular file (a FIFO or device, never opened), or the file is
-    ///   larger than `maxFileSize` (not read); and as `decode(_:source:)` for the contents.
-    ///   Messages name the path.
+    /// - Throws: `TasksError` `invalidArgumentError` "Failed to read image: only file URLs are
+    ///   supported" for another URL (the URL as subject); as `FileReader.contents(of:as:)` for
+    ///   reading (limit `maxFileSize`); and as `decode(_:source:)` for the contents. The file
+    ///   is the subject of every error.
     package static func decode(contentsOf url: URL) throws(TasksError) -> DecodedImage {
         guard url.isFileURL else {
-            throw TasksError.invalidArgument("Failed to read image: only file URLs are supported: \(url.absoluteString)")
+            throw TasksError.invalidArgument("Failed to read image: only file URLs are supported.",
+                                             subject: .file(url.absoluteString))
         }
-        let path = url.path
-        let bytes = try ImageFile.contents(atPath: path, maxByteCount: maxFileSize)
-        return try bytes.withUnsafeBufferPointer { buffer throws(TasksError) in try decode(buffer, source: path) }
+        return try decode(file: FileSystemPath(url.path))
+    }
+
+    /// Decodes the image file at `path`, whose bytes need not be UTF-8.
+    /// - Throws: as `decode(contentsOf:)`.
+    package static func decode(file path: FileSystemPath) throws(TasksError) -> DecodedImage {
+        let bytes = try FileReader.contents(of: path, as: .image)
+        return try bytes.withUnsafeBufferPointer { buffer throws(TasksError) in
+            try decode(buffer, source: .file(path.description))
+        }
     }
 
     /// Decodes the bytes of an image file.
     ///
     /// - Parameters:
     ///   - data: The whole file (read in place, not copied).
-    ///   - source: What to call the image in error messages (a path or a description).
+    ///   - source: What to call the bytes in error messages (the errors' `.buffer` subject).
     /// - Returns: The pixels and the EXIF orientation (`.up` when absent or invalid).
-    /// - Throws: `TasksError` `invalidArgumentError` "Failed to decode image '<source>':
-    ///   <reason>" for empty, unrecognized, corrupt or truncated data, and "Image
-    ///   '<source>' is too large: ..." naming the dimensions for more than `maxPixelCount`
-    ///   pixels or a side above `maxSideLength`; `resourceExhaustedError` naming the size
-    ///   when a JPEG needs more than `maxJPEGDecoderMemory`.
+    /// - Throws: `TasksError` `invalidArgumentError` "Failed to decode image: <reason>" for
+    ///   empty, unrecognized, corrupt or truncated data, and "The image is too large: ..."
+    ///   naming the dimensions for more than `maxPixelCount` pixels or a side above
+    ///   `maxSideLength`; `resourceExhaustedError` naming the size when a JPEG needs more than
+    ///   `maxJPEGDecoderMemory`.
     package static func decode(_ data: Data, source: String) throws(TasksError) -> DecodedImage {
         // Data.withUnsafeBytes rethrows untyped errors: the typed one travels in a Result.
         let result = data.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: UInt8.self) { bytes in
-                Result { () throws(TasksError) in try decode(bytes, source: source) }
+                Result { () throws(TasksError) in try decode(bytes, source: .buffer(source)) }
             }
         }
         return try result.get()
     }
 
     /// Decodes the bytes of an image file held in memory: see `decode(_:source:)`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> DecodedImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> DecodedImage {
         guard !bytes.isEmpty else {
             throw decodingError(source, "the data is empty")
         }
@@ -102,18 +108,18 @@ package enum ImageDecoder {
     }
 
     /// The error for undecodable data.
-    static func decodingError(_ source: String, _ reason: String) -> TasksError {
-        TasksError.invalidArgument("Failed to decode image '\(source)': \(reason)")
+    static func decodingError(_ source: TasksError.Subject, _ reason: String) -> TasksError {
+        TasksError.invalidArgument("Failed to decode image: \(reason)", subject: source)
     }
 
     /// Rejects zero dimensions, images above `maxPixelCount` and sides above
     /// `maxSideLength`, before allocation.
-    static func checkDimensions(width: Int, height: Int, source: String) throws(TasksError) {
+    static func checkDimensions(width: Int, height: Int, source: TasksError.Subject) throws(TasksError) {
         guard width > 0, height > 0 else {
             throw decodingError(source, "the header gives an empty size \(width)x\(height)")
         }
         if let reason = sizeLimitViolation(width: width, height: height) {
-            throw TasksError.invalidArgument("Image '\(source)' is too large: \(reason).")
+            throw TasksError.invalidArgument("The image is too large: \(reason).", subject: source)
         }
     }
 

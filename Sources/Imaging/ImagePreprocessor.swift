@@ -19,9 +19,6 @@ import TasksCommon
 /// The tensor is written in place (HWC, row-major, channels R, G, B) without full-size
 /// temporaries (no RGB copy of a YUV image either).
 package enum ImagePreprocessor {
-    /// The whole image as a normalized region of interest.
-    package static let wholeImage = CGRect(x: 0, y: 0, width: 1, height: 1)
-
     /// The size in bytes of a `[1, height, width, 3]` tensor of `element`.
     package static func tensorByteCount(width: Int, height: Int, element: TensorElement) -> Int {
         width * height * 3 * element.byteCount
@@ -39,7 +36,7 @@ package enum ImagePreprocessor {
     ///   - height: Tensor height in pixels, > 0.
     ///   - element: The element type and float conversion.
     /// - Throws: as `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:)`.
-    package static func preprocess(_ image: PixelImage, regionOfInterest: CGRect = wholeImage,
+    package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
                                    orientation: ImageOrientation, into tensor: UnsafeMutableRawBufferPointer,
                                    width: Int, height: Int, element: TensorElement) throws(TasksError) {
         let transform = orientation.preprocessingTransform
@@ -51,10 +48,8 @@ package enum ImagePreprocessor {
     ///
     /// - Parameters:
     ///   - image: The stored pixels (any `PixelFormat`, padded rows allowed, YUV included).
-    ///   - regionOfInterest: Normalized `x`, `y`, `width`, `height` (top-left origin, 0...1)
-    ///     in stored-image coordinates, before the flip and rotation; `wholeImage` by default.
-    ///     Checked as MediaPipe's `ImageProcessingOptions.region_of_interest`, as left = x,
-    ///     top = y, right = x + width, bottom = y + height in single precision.
+    ///   - regionOfInterest: The region in stored-image coordinates, before the flip and
+    ///     rotation; the whole image by default.
     ///   - rotationDegrees: Clockwise rotation of the content, MediaPipe's `rotation_degrees`:
     ///     any multiple of 90, negative or beyond 360 included. 90 puts the source's left
     ///     column (read bottom to top) in the tensor's top row.
@@ -66,17 +61,15 @@ package enum ImagePreprocessor {
     ///   - height: Tensor height in pixels, > 0.
     ///   - element: The element type and float conversion.
     /// - Throws: `TasksError` `invalidArgumentError`: "Expected rotation to be a multiple of
-    ///   90°.", "Expected RectF with left < right and top < bottom.", "Expected RectF values
-    ///   to be in [0,1]." (MediaPipe's messages, followed by the values), a tensor size that
-    ///   is not positive, or a buffer size mismatch naming both sizes.
-    package static func preprocess(_ image: PixelImage, regionOfInterest: CGRect = wholeImage,
+    ///   90°." (MediaPipe's message, followed by the value), a tensor size that is not
+    ///   positive, or a buffer size mismatch naming both sizes.
+    package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
                                    rotationDegrees: Int = 0, mirrored: Bool = false,
                                    into tensor: UnsafeMutableRawBufferPointer,
                                    width: Int, height: Int, element: TensorElement) throws(TasksError) {
         guard rotationDegrees % 90 == 0 else {
             throw .invalidArgument("Expected rotation to be a multiple of 90°. Got \(rotationDegrees)°.")
         }
-        let region = try validatedRegion(regionOfInterest)
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
             throw .invalidArgument("Invalid tensor size \(width)x\(height): width and height must be > 0.")
         }
@@ -86,7 +79,7 @@ package enum ImagePreprocessor {
                 "Tensor buffer has \(tensor.count) bytes, expected \(byteCount) (\(height)x\(width)x3 elements of \(element.byteCount) bytes).")
         }
         let geometry = SamplingGeometry(imageWidth: image.width, imageHeight: image.height,
-                                        tensorWidth: width, tensorHeight: height, region: region,
+                                        tensorWidth: width, tensorHeight: height, region: regionOfInterest,
                                         rotationDegrees: rotationDegrees, mirrored: mirrored)
         switch element {
         case .uint8:
@@ -101,21 +94,5 @@ package enum ImagePreprocessor {
                                        writer: FloatWriter(tensor: tensor, table: UnsafeBufferPointer(table)))
             }
         }
-    }
-
-    /// Checks a region of interest as MediaPipe's `ConvertToNormalizedRect` does.
-    static func validatedRegion(_ rect: CGRect) throws(TasksError) -> NormalizedRegion {
-        let region = NormalizedRegion(left: Float(rect.origin.x), top: Float(rect.origin.y),
-                                      right: Float(rect.origin.x + rect.size.width),
-                                      bottom: Float(rect.origin.y + rect.size.height))
-        let values = "Got left \(region.left), top \(region.top), right \(region.right), bottom \(region.bottom)."
-        if region.left >= region.right || region.top >= region.bottom {
-            throw .invalidArgument("Expected RectF with left < right and top < bottom. \(values)")
-        }
-        // The negated form also rejects NaN, which MediaPipe only catches later.
-        if !(region.left >= 0 && region.top >= 0 && region.right <= 1 && region.bottom <= 1) {
-            throw .invalidArgument("Expected RectF values to be in [0,1]. \(values)")
-        }
-        return region
     }
 }

@@ -28,7 +28,8 @@ package final class CompiledModel {
     ///   cannot compile the model or create its buffers.
     package init(model: Model, threadCount: Int) throws(TasksError) {
         guard (1...CompiledModel.maximumThreadCount).contains(threadCount) else {
-            throw .invalidArgument("Invalid thread count: \(threadCount); it must be between 1 and \(CompiledModel.maximumThreadCount).")
+            throw .invalidArgument("Invalid thread count: \(threadCount); it must be between 1 and \(CompiledModel.maximumThreadCount).",
+                                   subject: .option("threadCount"))
         }
         let options = try CompiledModel.cpuOptions(threadCount: threadCount)
         defer { LiteRtDestroyOptions(options) }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The error every SwiftVisionTasks API throws: a MediaPipe error code and a message
-/// that names the problem (the file, field or value at fault).
+/// The error every SwiftVisionTasks API throws: a MediaPipe error code, the subject at fault
+/// (a file, a video source, an option), and the reason.
 ///
 /// Mirrors the `NSError`s of MediaPipe Tasks iOS: bridged to `NSError` it has the domain
 /// `"com.google.mediapipe.tasks"`, the code's raw value, and the localized description
@@ -9,34 +9,67 @@ import Foundation
 /// option: value must be != 0."`). On Linux a `catch let error as NSError` pattern does not
 /// match Swift errors (Foundation there does not bridge implicitly); write
 /// `catch { let error = error as NSError ... }` instead, which works on every platform.
+///
+/// The subject is data, set where the error is raised; `message` renders it in front of the
+/// reason (`"/models/m.tflite: The input tensor should have ..."`), in this one place.
 public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The MediaPipe error domain.
     public static let domain = "com.google.mediapipe.tasks"
 
     /// What kind of failure this is.
     public let code: TasksErrorCode
-    /// The failure, without the status-name prefix.
-    public let message: String
+    /// What is at fault (the model or image file, the video source, the option), or nil when
+    /// the reason says everything (MediaPipe's option and running-mode errors).
+    public let subject: Subject?
+    /// The failure itself, without the subject or the status name: MediaPipe's message where
+    /// this mirrors one.
+    public let reason: String
 
-    /// Creates an error with a code and a message (without the status-name prefix).
-    public init(_ code: TasksErrorCode, _ message: String) {
+    /// The subject, then the reason: `"<subject>: <reason>"`, or the reason alone. This is
+    /// what the description and `NSError.localizedDescription` show after the status name.
+    /// Option subjects are not repeated: the reasons name their options in MediaPipe's words.
+    public var message: String {
+        guard let subject, subject.kind != .option else { return reason }
+        return "\(subject): \(reason)"
+    }
+
+    /// Creates an error with a code, a reason (without the status-name prefix) and the subject
+    /// at fault, if any.
+    public init(_ code: TasksErrorCode, _ reason: String, subject: Subject? = nil) {
         self.code = code
-        self.message = message
+        self.reason = reason
+        self.subject = subject
+    }
+
+    /// This error with `subject` as its subject when it has none yet (a nested step named a
+    /// more precise one, which is kept).
+    public func naming(_ subject: Subject) -> TasksError {
+        self.subject == nil ? TasksError(code, reason, subject: subject) : self
     }
 
     /// `"<STATUS_NAME>: <message>"`, as MediaPipe's `localizedDescription`.
     public var description: String { "\(code.statusName): \(message)" }
 
     /// Shorthand for an `invalidArgumentError`.
-    public static func invalidArgument(_ message: String) -> TasksError { TasksError(.invalidArgumentError, message) }
+    public static func invalidArgument(_ reason: String, subject: Subject? = nil) -> TasksError {
+        TasksError(.invalidArgumentError, reason, subject: subject)
+    }
     /// Shorthand for a `notFoundError`.
-    public static func notFound(_ message: String) -> TasksError { TasksError(.notFoundError, message) }
+    public static func notFound(_ reason: String, subject: Subject? = nil) -> TasksError {
+        TasksError(.notFoundError, reason, subject: subject)
+    }
     /// Shorthand for an `internalError`.
-    public static func `internal`(_ message: String) -> TasksError { TasksError(.internalError, message) }
+    public static func `internal`(_ reason: String, subject: Subject? = nil) -> TasksError {
+        TasksError(.internalError, reason, subject: subject)
+    }
     /// Shorthand for an `unimplementedError`.
-    public static func unimplemented(_ message: String) -> TasksError { TasksError(.unimplementedError, message) }
+    public static func unimplemented(_ reason: String, subject: Subject? = nil) -> TasksError {
+        TasksError(.unimplementedError, reason, subject: subject)
+    }
     /// Shorthand for a `failedPreconditionError`.
-    public static func failedPrecondition(_ message: String) -> TasksError { TasksError(.failedPreconditionError, message) }
+    public static func failedPrecondition(_ reason: String, subject: Subject? = nil) -> TasksError {
+        TasksError(.failedPreconditionError, reason, subject: subject)
+    }
 }
 
 extension TasksError: CustomNSError, LocalizedError {

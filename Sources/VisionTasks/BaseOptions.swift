@@ -1,3 +1,4 @@
+import ClassificationCore
 import Foundation
 
 /// The hardware a task's model runs on. Mirrors MediaPipe Tasks iOS `Delegate`.
@@ -26,9 +27,7 @@ public final class BaseOptions {
     public var threadCount: Int = BaseOptions.defaultThreadCount
 
     /// MediaPipe's mobile default: half the active cores, at least 1 and at most 4.
-    public static var defaultThreadCount: Int {
-        min(max(ProcessInfo.processInfo.activeProcessorCount / 2, 1), 4)
-    }
+    public static var defaultThreadCount: Int { ClassifierConfiguration.defaultThreadCount }
 
     /// Creates options with no model set.
     public init() {}

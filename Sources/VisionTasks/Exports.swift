@@ -1,6 +1,9 @@
-// What `import VisionTasks` brings besides this module: the error type shared by all tasks
-// and the image value types users name (MediaPipe iOS gets these from UIKit/CoreVideo).
+// What `import VisionTasks` brings besides this module: the error type shared by all tasks,
+// the result types the pipeline makes, and the image value types users name (MediaPipe iOS
+// gets these from UIKit/CoreVideo).
 @_exported import TasksCommon
+@_exported import struct ClassificationCore.Classifications
+@_exported import struct ClassificationCore.ResultCategory
 @_exported import enum Imaging.ImageOrientation
 @_exported import enum Imaging.PixelFormat
 @_exported import struct Imaging.PixelPlane

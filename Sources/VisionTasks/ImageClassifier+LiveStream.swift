@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import TasksCommon
 
 extension ImageClassifier {
@@ -68,7 +69,9 @@ extension ImageClassifier {
         let runner = LiveStreamRunner(
             classify: { frame in
                 Result { () throws(TasksError) in
-                    try core.classify(frame.image, regionOfInterest: frame.regionOfInterest, timestamp: frame.timestamp)
+                    // MediaPipe's graph checks the region, so a bad one is reported to the delegate.
+                    let region = try RegionOfInterest(iOSRect: frame.regionOfInterest)
+                    return try core.classify(frame.image, regionOfInterest: region, timestamp: frame.timestamp)
                 }
             },
             deliver: { outcome in

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import TasksCommon
 
 extension ImageClassifier {
@@ -24,7 +25,7 @@ extension ImageClassifier {
     public func classify(videoFrame: MPImage, timestampInMilliseconds: Int,
                          regionOfInterest: CGRect) throws -> ImageClassifierResult {
         try requireMode(.video)
-        try core.accept(timestamp: timestampInMilliseconds)
-        return try core.classify(videoFrame, regionOfInterest: regionOfInterest, timestamp: timestampInMilliseconds)
+        return try core.classifyVideoFrame(videoFrame, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest),
+                                           timestamp: timestampInMilliseconds)
     }
 }

@@ -1,4 +1,6 @@
+import ClassificationCore
 import Foundation
+import Imaging
 import Synchronization
 import TasksCommon
 
@@ -17,43 +19,49 @@ import TasksCommon
 /// LiteRT compiled model with one set of tensor buffers, and inference already uses
 /// `BaseOptions.threadCount` threads; create one classifier per thread for parallel work.
 public final class ImageClassifier: Sendable {
-    /// The engine and the timestamps, shared with the live-stream worker.
+    /// The engine and the timestamps, shared with the live-stream worker; one lock for both.
     final class Core: Sendable {
         struct State: ~Copyable {
             let engine: ClassifierEngine
             /// The next synthetic timestamp in image mode (MediaPipe: 0, 1000, 2000 ms, ...).
             var nextImageTimestamp = 0
-            /// The last timestamp accepted in video or live-stream mode.
-            var lastTimestamp: Int?
+            /// The timestamps of video-mode frames.
+            var videoTimestamps = TimestampSequence()
         }
 
         let state: Mutex<State>
 
         init(engine: sending ClassifierEngine) { state = Mutex(State(engine: engine)) }
 
-        /// Classifies with the engine and wraps the heads with the timestamp.
-        func classify(_ image: MPImage, regionOfInterest: CGRect, timestamp: Int) throws(TasksError) -> ImageClassifierResult {
+        /// Classifies an image in image mode, with the next synthetic timestamp.
+        func classifyImage(_ image: MPImage, regionOfInterest: RegionOfInterest) throws(TasksError) -> ImageClassifierResult {
+            try state.withLock { state throws(TasksError) in
+                let result = try Core.classify(image, regionOfInterest, state.nextImageTimestamp, state.engine)
+                state.nextImageTimestamp += 1000
+                return result
+            }
+        }
+
+        /// Classifies a video frame after checking that its timestamp increases.
+        func classifyVideoFrame(_ image: MPImage, regionOfInterest: RegionOfInterest,
+                                timestamp: Int) throws(TasksError) -> ImageClassifierResult {
+            try state.withLock { state throws(TasksError) in
+                try state.videoTimestamps.accept(timestamp)
+                return try Core.classify(image, regionOfInterest, timestamp, state.engine)
+            }
+        }
+
+        /// Classifies a live-stream frame (its timestamp was checked when it was queued).
+        func classify(_ image: MPImage, regionOfInterest: RegionOfInterest, timestamp: Int) throws(TasksError) -> ImageClassifierResult {
             try state.withLock { state throws(TasksError) in try Core.classify(image, regionOfInterest, timestamp, state.engine) }
         }
 
-        static func classify(_ image: MPImage, _ regionOfInterest: CGRect, _ timestamp: Int,
-                             _ engine: borrowing ClassifierEngine) throws(TasksError) -> ImageClassifierResult {
-            let region = regionOfInterest == .zero ? nil : regionOfInterest
-            let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: region)
+        private static func classify(_ image: MPImage, _ regionOfInterest: RegionOfInterest, _ timestamp: Int,
+                                     _ engine: borrowing ClassifierEngine) throws(TasksError) -> ImageClassifierResult {
+            let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: regionOfInterest)
             return ImageClassifierResult(
                 classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
                 timestampInMilliseconds: timestamp)
-        }
-
-        /// Records `timestamp` as the newest input.
-        /// - Throws: `TasksError` invalidArgument (MediaPipe's message) unless it is greater than the last.
-        func accept(timestamp: Int) throws(TasksError) {
-            try state.withLock { state throws(TasksError) in
-                if let last = state.lastTimestamp, timestamp <= last {
-                    throw .invalidArgument("Input timestamp must be monotonically increasing.")
-                }
-                state.lastTimestamp = timestamp
-            }
         }
     }
 
@@ -87,7 +95,8 @@ public final class ImageClassifier: Sendable {
     init(options: ImageClassifierOptions, stream: AsyncStream<LiveStreamResult>.Continuation?) throws {
         let base = options.baseOptions
         guard base.delegate == .CPU else {
-            throw TasksError.invalidArgument("The GPU delegate is not available on Linux; use Delegate.CPU.")
+            throw TasksError.invalidArgument("The GPU delegate is not available on Linux; use Delegate.CPU.",
+                                             subject: .option("delegate"))
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
@@ -127,12 +136,7 @@ public final class ImageClassifier: Sendable {
     ///   empty or extends outside [0, 1] (MediaPipe iOS does not check; its C++ API does).
     public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
         try requireMode(.image)
-        return try core.state.withLock { state throws(TasksError) in
-            let timestamp = state.nextImageTimestamp
-            let result = try Core.classify(image, regionOfInterest, timestamp, state.engine)
-            state.nextImageTimestamp += 1000
-            return result
-        }
+        return try core.classifyImage(image, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest))
     }
 
     /// MediaPipe iOS's check that a method fits the running mode.
@@ -143,7 +147,8 @@ public final class ImageClassifier: Sendable {
             case .video: "video"
             case .liveStream: "live stream"
             }
-            throw .invalidArgument("The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)")
+            throw .invalidArgument("The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)",
+                                   subject: .option("runningMode"))
         }
     }
 
@@ -152,10 +157,12 @@ public final class ImageClassifier: Sendable {
         let hasReceiver = options.imageClassifierLiveStreamDelegate != nil || streaming
         if options.runningMode == .liveStream, !hasReceiver {
             throw .invalidArgument("The vision task is in live stream mode. An object must be set as the "
-                + "delegate of the task in its options to ensure asynchronous delivery of results.")
+                + "delegate of the task in its options to ensure asynchronous delivery of results.",
+                subject: .option("imageClassifierLiveStreamDelegate"))
         }
         if options.runningMode != .liveStream, options.imageClassifierLiveStreamDelegate != nil {
-            throw .invalidArgument("The vision task is in image or video mode. The delegate must not be set in the task's options.")
+            throw .invalidArgument("The vision task is in image or video mode. The delegate must not be set in the task's options.",
+                                   subject: .option("imageClassifierLiveStreamDelegate"))
         }
     }
 }

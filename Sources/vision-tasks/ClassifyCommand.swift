@@ -45,7 +45,7 @@ enum ClassifyCommand {
         do {
             classifier = try ImageClassifier(options: options)
         } catch {
-            reportError(error, naming: options.baseOptions.modelAssetPath)
+            reportError(error)
             return 1
         }
         return OutcomePrinter.run(paths, format: format) { path in

@@ -47,7 +47,7 @@ enum ClassifyVideoCommand {
         do {
             classifier = try ImageClassifier(options: options)
         } catch {
-            reportError(error, naming: options.baseOptions.modelAssetPath)
+            reportError(error)
             return 1
         }
         do {
@@ -81,7 +81,7 @@ enum ClassifyVideoCommand {
                 FramePrinter.print(result, format: format)
             }
         } catch {
-            reportError(error, naming: source.url)
+            reportError(error)
             status = 1
         }
         warnAboutDamage(source, lastTimestamp: last)

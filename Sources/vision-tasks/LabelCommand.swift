@@ -43,7 +43,7 @@ enum LabelCommand {
         do {
             labeler = try ImageLabeler(options: options)
         } catch {
-            reportError(error, naming: parsed.value("manifest") ?? parsed.value("model") ?? "")
+            reportError(error)
             return 1
         }
         return OutcomePrinter.run(paths, format: format) { path in

@@ -45,7 +45,7 @@ enum LiveCommand {
             // The printer may fall behind a fast source (or a stalled stdout): keep the newest results.
             (classifier, results) = try ImageClassifier.liveStream(options: options, bufferingPolicy: .bufferingNewest(256))
         } catch {
-            reportError(error, naming: options.baseOptions.modelAssetPath)
+            reportError(error)
             return 1
         }
         let interruption = Interruption()

@@ -24,12 +24,9 @@ func emit(_ line: String) {
     }
 }
 
-/// Prints an error on stderr, naming `subject` (a model, manifest or video) when the message
-/// does not already (MediaPipe's model-contract messages name the tensor, not the file).
-func reportError(_ error: any Error, naming subject: String) {
-    let text = "\(error)"
-    let line = text.contains(subject) ? "error: \(text)" : "error: \(subject): \(text)"
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+/// Prints an error on stderr; a `TasksError` names its subject (the model, manifest or video) itself.
+func reportError(_ error: any Error) {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
 }
 
 /// Runs a command, tagging its usage errors with the command's name (for the help hint).

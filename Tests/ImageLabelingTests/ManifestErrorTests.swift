@@ -45,7 +45,7 @@ struct ManifestErrorTests {
              code: .invalidArgumentError,
              message: #"<export>/manifest.json: "modelFile" is "/etc/passwd"; it must be a path inside the manifest's folder."#),
         Case(name: "too few labels", labels: ["daisy", "dandelion", "roses", "sunflowers"], code: .invalidArgumentError,
-             message: "<export>/dict.txt has 4 labels, but the output of <export>/model.tflite has 5 categories."),
+             message: "<export>/dict.txt: The labels file has 4 labels, but the model's output has 5 categories."),
         Case(name: "not an image classifier", model: "mobilenet_v1_0.25_224_1_default_1.tflite", code: .notFoundError,
              message: "<export>/model.tflite: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."),
     ]
@@ -69,7 +69,8 @@ struct ManifestErrorTests {
         let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: "/nonexistent/manifest.json"))
         let error = #expect(throws: TasksError.self) { try ImageLabeler(options: options) }
         #expect(error?.code == .notFoundError)
-        #expect(error?.message == "/nonexistent/manifest.json: the file does not exist or cannot be read.")
+        #expect(error?.message == "/nonexistent/manifest.json: The AutoML manifest was not found (no such file or folder).")
+        #expect(error?.subject == .file("/nonexistent/manifest.json"))
     }
 
     @Test(arguments: [-0.1, 1.5, Double.nan])

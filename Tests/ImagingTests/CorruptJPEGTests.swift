@@ -14,7 +14,7 @@ struct CorruptJPEGTests {
     func progressiveCutBetweenScans() throws {
         let data = try TestData.bytes("images/cats_and_dogs.jpg")
         #expect(Self.segmentOffsets(data).contains(7282), "7282 starts a segment (the second scan's SOS)")
-        expectTasksError(.invalidArgumentError, containing: ["Failed to decode image 'cut.jpg'", "Premature end of JPEG file"]) {
+        expectTasksError(.invalidArgumentError, containing: ["cut.jpg: Failed to decode image", "Premature end of JPEG file"]) {
             _ = try ImageDecoder.decode(data.prefix(7282), source: "cut.jpg")
         }
     }
@@ -28,7 +28,7 @@ struct CorruptJPEGTests {
         let cuts = Set(Self.segmentOffsets(data).filter { $0 > firstScan } + [data.count - 1, data.count - 2]
             + stride(from: firstScan + 20, to: data.count, by: data.count / 40))
         for cut in cuts.sorted() {
-            expectTasksError(.invalidArgumentError, containing: ["'\(file) cut at \(cut)'", "Premature end of JPEG file"]) {
+            expectTasksError(.invalidArgumentError, containing: ["\(file) cut at \(cut): ", "Premature end of JPEG file"]) {
                 _ = try ImageDecoder.decode(data.prefix(cut), source: "\(file) cut at \(cut)")
             }
         }
@@ -48,7 +48,7 @@ struct CorruptJPEGTests {
         }
         let scan = try #require(Self.segmentOffsets(data).first { data[$0 + 1] == 0xDA })
         for cut in stride(from: scan + 20, to: data.count - 2, by: data.count / 50) {
-            expectTasksError(.invalidArgumentError, containing: ["'\(file) cut at \(cut)'", "Premature end of JPEG file"]) {
+            expectTasksError(.invalidArgumentError, containing: ["\(file) cut at \(cut): ", "Premature end of JPEG file"]) {
                 _ = try ImageDecoder.decode(data.prefix(cut), source: "\(file) cut at \(cut)")
             }
             expectTasksError(.invalidArgumentError, containing: ["Corrupt JPEG data: premature end of data segment"]) {
@@ -62,7 +62,7 @@ struct CorruptJPEGTests {
     func cutWithEOI() throws {
         let data = try TestData.bytes("images/burger.jpg")
         expectTasksError(.invalidArgumentError,
-                         containing: ["Failed to decode image 'cut700.jpg'", "Corrupt JPEG data: premature end of data segment"]) {
+                         containing: ["cut700.jpg: Failed to decode image", "Corrupt JPEG data: premature end of data segment"]) {
             _ = try ImageDecoder.decode(data.prefix(700) + [0xFF, 0xD9], source: "cut700.jpg")
         }
     }
@@ -74,7 +74,7 @@ struct CorruptJPEGTests {
     func badHuffmanCode(offset: Int) throws {
         var data = try TestData.bytes("images/burger.jpg")
         data.replaceSubrange(offset..<(offset + 8), with: [0xFF, 0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF, 0x00])
-        expectTasksError(.invalidArgumentError, containing: ["'bad code'", "Corrupt JPEG data: bad Huffman code"]) {
+        expectTasksError(.invalidArgumentError, containing: ["bad code: ", "Corrupt JPEG data: bad Huffman code"]) {
             _ = try ImageDecoder.decode(data, source: "bad code")
         }
     }
@@ -121,7 +121,7 @@ struct JPEGMemoryTests {
         let data = try #require(Data(base64Encoded: Self.progressiveCMYKBomb))
         #expect(data.count == 202)
         #expect(ImageDecoder.maxJPEGDecoderMemory == 512 << 20)
-        expectTasksError(.resourceExhaustedError, containing: ["'bomb.jpg'", "10000x10000", "536870912 bytes (512 MiB)"]) {
+        expectTasksError(.resourceExhaustedError, containing: ["bomb.jpg: ", "10000x10000", "536870912 bytes (512 MiB)"]) {
             _ = try ImageDecoder.decode(data, source: "bomb.jpg")
         }
     }

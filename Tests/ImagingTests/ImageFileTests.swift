@@ -18,7 +18,7 @@ struct ImageFileTests {
         #expect(FileManager.default.createFile(atPath: url.path, contents: Data([0xFF, 0xD8, 0xFF])))
         let size = ImageDecoder.maxFileSize + 1
         #expect(truncate(url.path, off_t(size)) == 0)
-        expectTasksError(.invalidArgumentError, containing: ["'\(url.path)' is too large", "\(size) bytes", "268435456 bytes (256 MiB)"]) {
+        expectTasksError(.invalidArgumentError, containing: ["\(url.path): The image file is too large", "\(size) bytes", "268435456 bytes (256 MiB)"]) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
     }
@@ -27,7 +27,7 @@ struct ImageFileTests {
         ("/dev/zero", "a character device"), ("/dev/urandom", "a character device"), ("/dev/null", "a character device"),
     ])
     func devices(path: String, kind: String) {
-        expectTasksError(.invalidArgumentError, containing: ["'\(path)' is not a regular file", kind]) {
+        expectTasksError(.invalidArgumentError, containing: ["\(path): Expected a regular image file, but this is", kind]) {
             _ = try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
         }
     }
@@ -39,7 +39,7 @@ struct ImageFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("pipe.jpg").path
         try #require(mkfifo(path, 0o644) == 0)
-        expectTasksError(.invalidArgumentError, containing: ["'\(path)' is not a regular file", "a FIFO"]) {
+        expectTasksError(.invalidArgumentError, containing: ["\(path): Expected a regular image file, but this is", "a FIFO"]) {
             _ = try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
         }
     }
@@ -54,7 +54,7 @@ struct ImageFileTests {
         #expect(try ImageDecoder.decode(contentsOf: link).pixels.width == TestPicture.width)
         let loop = directory.appendingPathComponent("loop.png")
         try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
-        expectTasksError(.invalidArgumentError, containing: ["Failed to read image file '\(loop.path)'", "symbolic links"]) {
+        expectTasksError(.invalidArgumentError, containing: ["\(loop.path): Failed to read the image file", "symbolic links"]) {
             _ = try ImageDecoder.decode(contentsOf: loop)
         }
     }
@@ -62,7 +62,7 @@ struct ImageFileTests {
     @Test("a URL that is not a file URL is refused, naming it")
     func nonFileURL() throws {
         let url = try #require(URL(string: "http://example.com/images/burger.jpg"))
-        expectTasksError(.invalidArgumentError, containing: ["only file URLs are supported: http://example.com/images/burger.jpg"]) {
+        expectTasksError(.invalidArgumentError, containing: ["http://example.com/images/burger.jpg: Failed to read image: only file URLs are supported"]) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
     }
@@ -71,7 +71,7 @@ struct ImageFileTests {
         "/nonexistent/picture.jpg", "/dev/null/picture.jpg",
     ])
     func missing(path: String) {
-        expectTasksError(.notFoundError, containing: ["Image file not found: '\(path)'"]) {
+        expectTasksError(.notFoundError, containing: ["\(path): The image file was not found"]) {
             _ = try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
         }
     }
@@ -85,27 +85,27 @@ struct ImageFileTests {
         let url = directory.appendingPathComponent("secret.png")
         try fixture(Fixtures.pngRGB8).write(to: url)
         try #require(chmod(url.path, 0) == 0)
-        expectTasksError(.permissionDeniedError, containing: ["'\(url.path)'", "permission denied"]) {
+        expectTasksError(.permissionDeniedError, containing: ["\(url.path): ", "Permission denied"]) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
         // A folder that may not be searched hides its files the same way.
         try #require(chmod(url.path, 0o644) == 0 && chmod(directory.path, 0) == 0)
         defer { chmod(directory.path, 0o755) }
-        expectTasksError(.permissionDeniedError, containing: ["'\(url.path)'"]) {
+        expectTasksError(.permissionDeniedError, containing: ["\(url.path): "]) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
     }
 
     @Test("system errors map to one code each, naming the path", arguments: [
-        (ENOENT, TasksErrorCode.notFoundError, "Image file not found: '/x.jpg'"),
-        (ENOTDIR, .notFoundError, "Image file not found: '/x.jpg'"),
-        (EACCES, .permissionDeniedError, "Failed to read image file '/x.jpg': permission denied"),
-        (EPERM, .permissionDeniedError, "Failed to read image file '/x.jpg': permission denied"),
-        (ELOOP, .invalidArgumentError, "Failed to read image file '/x.jpg': Too many levels of symbolic links"),
-        (EIO, .invalidArgumentError, "Failed to read image file '/x.jpg': Input/output error (errno 5)"),
+        (ENOENT, TasksErrorCode.notFoundError, "/x.jpg: The image file was not found"),
+        (ENOTDIR, .notFoundError, "/x.jpg: The image file was not found"),
+        (EACCES, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
+        (EPERM, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
+        (ELOOP, .invalidArgumentError, "/x.jpg: Failed to read the image file: Too many levels of symbolic links"),
+        (EIO, .invalidArgumentError, "/x.jpg: Failed to read the image file: Input/output error (errno 5)"),
     ])
     func errnoMapping(code: Int32, expected: TasksErrorCode, message: String) {
-        let error = ImageFile.error(errno: code, path: "/x.jpg")
+        let error = FileReader.error(errno: code, path: FileSystemPath("/x.jpg"), kind: .image)
         #expect(error.code == expected)
         #expect(error.message.contains(message), "\(error.message)")
     }

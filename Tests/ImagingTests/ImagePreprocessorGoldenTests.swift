@@ -27,7 +27,7 @@ struct ImagePreprocessorGoldenTests {
         var testDescription: String { name }
 
         var regionOfInterest: CGRect {
-            guard let (left, top, right, bottom) = region else { return ImagePreprocessor.wholeImage }
+            guard let (left, top, right, bottom) = region else { return wholeImage }
             return CGRect(x: Double(left), y: Double(top), width: Double(right) - Double(left), height: Double(bottom) - Double(top))
         }
     }

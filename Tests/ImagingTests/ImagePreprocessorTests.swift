@@ -23,7 +23,7 @@ struct ImagePreprocessorTests {
     }()
 
     static let regions: [CGRect] = [
-        ImagePreprocessor.wholeImage, CGRect(x: 0.125, y: 0.25, width: 0.5, height: 0.625),
+        wholeImage, CGRect(x: 0.125, y: 0.25, width: 0.5, height: 0.625),
         CGRect(x: 0.3, y: 0.1, width: 0.45, height: 0.33),
     ]
 
@@ -102,7 +102,7 @@ struct ImagePreprocessorTests {
         let flipped = try flippedHorizontally(Self.picture)
         // Regions in stored coordinates: the flipped copy's region is the mirror image.
         let pairs: [(CGRect, CGRect)] = [
-            (ImagePreprocessor.wholeImage, ImagePreprocessor.wholeImage),
+            (wholeImage, wholeImage),
             (CGRect(x: 0.125, y: 0.25, width: 0.5, height: 0.625), CGRect(x: 0.375, y: 0.25, width: 0.5, height: 0.625)),
         ]
         for (region, mirroredRegion) in pairs {

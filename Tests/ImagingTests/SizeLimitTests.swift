@@ -78,7 +78,7 @@ struct SizeLimitTests {
     ] as [(UInt32, UInt32)])
     func pngSideLimit(width: UInt32, height: UInt32) {
         expectTasksError(.invalidArgumentError, containing: [
-            "Image 'tall.png' is too large: \(width)x\(height) pixels", "PNG width and height are limited to 1000000 pixels",
+            "tall.png: The image is too large: \(width)x\(height) pixels", "PNG width and height are limited to 1000000 pixels",
         ]) {
             _ = try ImageDecoder.decode(ImageBytes.pngHeader(width: width, height: height), source: "tall.png")
         }

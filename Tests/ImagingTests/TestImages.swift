@@ -114,13 +114,16 @@ func flippedHorizontally(_ image: PixelImage) throws -> PixelImage {
                           bytesPerRow: image.width * bytesPerPixel, format: image.format)
 }
 
+/// The whole image as a normalized rectangle.
+let wholeImage = CGRect(x: 0, y: 0, width: 1, height: 1)
+
 /// Runs the preprocessing into a fresh byte array.
 func tensor(_ image: PixelImage, width: Int = 224, height: Int = 224, element: TensorElement = .uint8,
-            regionOfInterest: CGRect = ImagePreprocessor.wholeImage, rotationDegrees: Int = 0,
+            regionOfInterest: CGRect = wholeImage, rotationDegrees: Int = 0,
             mirrored: Bool = false) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: ImagePreprocessor.tensorByteCount(width: width, height: height, element: element))
     try bytes.withUnsafeMutableBytes { buffer in
-        try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, rotationDegrees: rotationDegrees,
+        try ImagePreprocessor.preprocess(image, regionOfInterest: RegionOfInterest(regionOfInterest), rotationDegrees: rotationDegrees,
                                          mirrored: mirrored, into: buffer, width: width, height: height, element: element)
     }
     return bytes
@@ -128,10 +131,10 @@ func tensor(_ image: PixelImage, width: Int = 224, height: Int = 224, element: T
 
 /// Runs the orientation-driven preprocessing into a fresh byte array.
 func tensor(_ image: PixelImage, orientation: ImageOrientation, width: Int = 224, height: Int = 224,
-            regionOfInterest: CGRect = ImagePreprocessor.wholeImage) throws -> [UInt8] {
+            regionOfInterest: CGRect = wholeImage) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: ImagePreprocessor.tensorByteCount(width: width, height: height, element: .uint8))
     try bytes.withUnsafeMutableBytes { buffer in
-        try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, orientation: orientation,
+        try ImagePreprocessor.preprocess(image, regionOfInterest: RegionOfInterest(regionOfInterest), orientation: orientation,
                                          into: buffer, width: width, height: height, element: .uint8)
     }
     return bytes

@@ -148,7 +148,7 @@ struct YUVTests {
     /// tensor of its RGB8 conversion (same formula, converted up front).
     @Test("preprocessing YUV equals preprocessing its RGB8 conversion", arguments: YUVTests.formats, YUVColorRange.allCases)
     func preprocessingMatchesRGB8(format: PixelFormat, range: YUVColorRange) throws {
-        let regions = [ImagePreprocessor.wholeImage, CGRect(x: 0.2, y: 0.1, width: 0.55, height: 0.7)]
+        let regions = [wholeImage, CGRect(x: 0.2, y: 0.1, width: 0.55, height: 0.7)]
         let elements: [TensorElement] = [.uint8, TensorElement(mean: 127.5, std: 127.5)]
         for (index, size) in [(7, 5), (33, 17), (64, 48), (2, 3)].enumerated() {
             let picture = YUVPicture(format, width: size.0, height: size.1, seed: 1000 + UInt64(index))

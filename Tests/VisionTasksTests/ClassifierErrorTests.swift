@@ -66,7 +66,14 @@ struct ClassifierErrorTests {
         item.change.apply(to: options)
         let error = #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
         #expect(error?.code == item.code)
-        #expect(error?.message == item.message)
+        #expect(error?.reason == item.message)
+        // Model errors name the model file; option errors name the option, not a file.
+        if let subject = error?.subject, subject.kind == .file {
+            #expect(subject == .file(options.baseOptions.modelAssetPath))
+            #expect(error?.message == "\(options.baseOptions.modelAssetPath): \(item.message)")
+        } else {
+            #expect(error?.message == item.message)
+        }
     }
 
     @Test func noModelGivesExternalFileError() {

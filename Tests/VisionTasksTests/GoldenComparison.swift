@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ClassificationCore
 @testable import VisionTasks
 
 /// A category as the MediaPipe reference files record it.

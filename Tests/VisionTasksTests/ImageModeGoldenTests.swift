@@ -93,7 +93,8 @@ struct ImageModeGoldenTests {
         for (model, message) in reference.errors {
             let error = #expect(throws: TasksError.self) { try fullClassifier(model) }
             #expect(error?.code == .notFoundError)
-            #expect(error?.message == message)
+            #expect(error?.reason == message)
+            #expect(error?.subject == .file(TestData.model(model).path))
         }
     }
 

@@ -57,16 +57,16 @@ struct MPImageErrorTests {
 
     /// Files and URLs that are not images to read.
     static let fileCases: [Case] = [
-        Case(id: "http URL", code: .invalidArgumentError, fragments: ["only file URLs are supported: http://example.com/burger.jpg"]) {
+        Case(id: "http URL", code: .invalidArgumentError, fragments: ["http://example.com/burger.jpg: Failed to read image: only file URLs are supported"]) {
             try MPImage(contentsOf: URL(string: "http://example.com/burger.jpg")!)
         },
-        Case(id: "/dev/zero", code: .invalidArgumentError, fragments: ["'/dev/zero' is not a regular file"]) {
+        Case(id: "/dev/zero", code: .invalidArgumentError, fragments: ["/dev/zero: Expected a regular image file, but this is"]) {
             try MPImage(contentsOfFile: "/dev/zero")
         },
-        Case(id: "/dev/urandom", code: .invalidArgumentError, fragments: ["'/dev/urandom' is not a regular file"]) {
+        Case(id: "/dev/urandom", code: .invalidArgumentError, fragments: ["/dev/urandom: Expected a regular image file, but this is"]) {
             try MPImage(contentsOf: URL(fileURLWithPath: "/dev/urandom"))
         },
-        Case(id: "missing file", code: .notFoundError, fragments: ["Image file not found: '/nonexistent/burger.jpg'"]) {
+        Case(id: "missing file", code: .notFoundError, fragments: ["/nonexistent/burger.jpg: The image file was not found"]) {
             try MPImage(contentsOfFile: "/nonexistent/burger.jpg")
         },
     ]
@@ -82,7 +82,7 @@ struct MPImageErrorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("camera.jpg").path
         try #require(mkfifo(path, 0o600) == 0)
-        expect(Case(id: "FIFO", code: .invalidArgumentError, fragments: ["'\(path)' is not a regular file", "FIFO"]) {
+        expect(Case(id: "FIFO", code: .invalidArgumentError, fragments: ["\(path): Expected a regular image file, but this is", "FIFO"]) {
             try MPImage(contentsOfFile: path)
         })
     }

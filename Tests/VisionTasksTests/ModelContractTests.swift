@@ -3,6 +3,7 @@ import Testing
 import LiteRT
 import TFLiteMetadata
 import TestSupport
+@testable import ClassificationCore
 @testable import VisionTasks
 
 /// Models whose input or output MediaPipe's classifier cannot use fail at creation, with a

@@ -1,6 +1,6 @@
 import Foundation
 import TasksCommon
-import VisionTasks
+import ClassificationCore
 
 /// ML Kit's labeler options turned into the classification pipeline's configuration.
 struct LabelerConfiguration {
@@ -11,27 +11,24 @@ struct LabelerConfiguration {
     /// Reads the model (and the AutoML manifest and labels), checks the options, builds the engine.
     func makeEngine() throws(TasksError) -> sending ClassifierEngine {
         guard options.maxResultCount >= 1 else {
-            throw .invalidArgument("maxResultCount must be at least 1, got \(options.maxResultCount).")
+            throw .invalidArgument("maxResultCount must be at least 1, got \(options.maxResultCount).",
+                                   subject: .option("maxResultCount"))
         }
         let explicit = options.confidenceThreshold.map(\.floatValue)
         if let explicit, !(0...1).contains(explicit) {
-            throw .invalidArgument("confidenceThreshold must be in [0, 1], got \(explicit).")
+            throw .invalidArgument("confidenceThreshold must be in [0, 1], got \(explicit).",
+                                   subject: .option("confidenceThreshold"))
         }
         let (model, isAutoMLOptions) = try localModel()
         let threshold: ScoreThreshold = explicit.map { .value($0) }
             ?? (isAutoMLOptions ? .value(AutoMLImageLabelerOptions.defaultConfidenceThreshold) : .metadataOr(0))
         var configuration = ClassifierConfiguration(
-            asset: try ModelAsset(path: model.path, buffer: nil), threadCount: BaseOptions.defaultThreadCount,
+            asset: try ModelAsset(path: model.path, buffer: nil), threadCount: ClassifierConfiguration.defaultThreadCount,
             maxResults: options.maxResultCount, scoreThreshold: threshold)
         if let manifest = model.manifest {
-            configuration.labelOverride = LabelOverride(labels: try manifest.labels(), source: manifest.labelsURL.path)
+            configuration.labelOverride = LabelOverride(labels: try manifest.labels(), file: manifest.labelsURL.path)
         }
-        do {
-            return try ClassifierEngine(configuration)
-        } catch {
-            // Contract errors (input type, shapes...) do not say which file; ours must.
-            throw error.message.contains(model.path) ? error : TasksError(error.code, "\(model.path): \(error.message)")
-        }
+        return try ClassifierEngine(configuration)
     }
 
     /// The model file and, for AutoML exports, the manifest; and whether these are AutoML options.

@@ -12,7 +12,7 @@ enum JPEGCodec {
     ///   of the file and corrupt data included: see the warning policy in jpeg_codec.c), the
     ///   size-limit error of `ImageDecoder.checkDimensions`, or `resourceExhaustedError` when
     ///   libjpeg needs more than `ImageDecoder.maxJPEGDecoderMemory`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> PixelImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> PixelImage {
         var info = cic_image_info()
         if let failure = callCodec({ cic_jpeg_read_info(bytes.baseAddress, bytes.count, &info, $0, $1) }) {
             throw error(failure, info: info, source: source)
@@ -39,13 +39,13 @@ enum JPEGCodec {
 
     /// The error for a failed libjpeg call: `resourceExhaustedError` naming the size when
     /// libjpeg ran out of memory (in practice its memory limit), else the decoding error.
-    static func error(_ failure: CodecFailure, info: cic_image_info, source: String) -> TasksError {
+    static func error(_ failure: CodecFailure, info: cic_image_info, source: TasksError.Subject) -> TasksError {
         guard failure.outOfMemory else { return ImageDecoder.decodingError(source, failure.message) }
         let limit = ImageDecoder.maxJPEGDecoderMemory
         let kind = info.multiple_scans != 0 ? "progressive (multi-scan) " : ""
         let need = info.multiple_scans != 0 ? " for its whole-image DCT coefficients" : ""
         return TasksError(.resourceExhaustedError,
-                          "Failed to decode image '\(source)': a \(kind)\(info.width)x\(info.height) JPEG with \(info.channels) components needs more than the decoder's memory limit of \(limit) bytes (\(limit >> 20) MiB)\(need) (libjpeg: \(failure.message)).")
+                          "Failed to decode image: a \(kind)\(info.width)x\(info.height) JPEG with \(info.channels) components needs more than the decoder's memory limit of \(limit) bytes (\(limit >> 20) MiB)\(need) (libjpeg: \(failure.message)).", subject: source)
     }
 
     /// Converts packed CMYK pixels to packed RGB in the same array, then drops the unused

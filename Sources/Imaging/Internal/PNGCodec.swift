@@ -14,7 +14,7 @@ enum PNGCodec {
     ///   - source: What to call the image in error messages.
     /// - Throws: `TasksError` `invalidArgumentError` with libpng's message, or the
     ///   size-limit error of `ImageDecoder.checkDimensions` or of `maxSideLength`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> PixelImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> PixelImage {
         // The size limits first, straight from IHDR (always the first chunk), before libpng
         // allocates its row buffers or refuses the header with a vaguer message.
         if bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8),
@@ -45,10 +45,10 @@ enum PNGCodec {
     }
 
     /// Refuses a side longer than `maxSideLength`, naming the size and the limit.
-    static func checkSides(width: Int, height: Int, source: String) throws(TasksError) {
+    static func checkSides(width: Int, height: Int, source: TasksError.Subject) throws(TasksError) {
         guard width <= maxSideLength, height <= maxSideLength else {
             throw TasksError.invalidArgument(
-                "Image '\(source)' is too large: \(width)x\(height) pixels, but PNG width and height are limited to \(maxSideLength) pixels (libpng's limit).")
+                "The image is too large: \(width)x\(height) pixels, but PNG width and height are limited to \(maxSideLength) pixels (libpng's limit).", subject: source)
         }
     }
 }

@@ -29,7 +29,7 @@ struct SamplingGeometry: Sendable, Equatable {
     ///   - rotationDegrees: Clockwise rotation, a multiple of 90.
     ///   - mirrored: Flip the stored image horizontally before the crop and rotation.
     init(imageWidth: Int, imageHeight: Int, tensorWidth: Int, tensorHeight: Int,
-         region: NormalizedRegion, rotationDegrees: Int, mirrored: Bool) {
+         region: RegionOfInterest, rotationDegrees: Int, mirrored: Bool) {
         let corners = Self.corners(imageWidth: imageWidth, imageHeight: imageHeight, region: region,
                                    rotationDegrees: rotationDegrees, mirrored: mirrored)
         let tensorW = Float(tensorWidth), tensorH = Float(tensorHeight)
@@ -55,7 +55,7 @@ struct SamplingGeometry: Sendable, Equatable {
     /// The corners of the region in source pixels, in `cv::boxPoints` order: bottom-left,
     /// top-left, top-right, bottom-right of the rotated rectangle (the points that end up
     /// at the tensor's corners).
-    static func corners(imageWidth: Int, imageHeight: Int, region: NormalizedRegion,
+    static func corners(imageWidth: Int, imageHeight: Int, region: RegionOfInterest,
                         rotationDegrees: Int, mirrored: Bool) -> [(x: Float, y: Float)] {
         let imageW = Float(imageWidth), imageH = Float(imageHeight)
         // The flipped image sees the region mirrored.
@@ -88,13 +88,4 @@ struct SamplingGeometry: Sendable, Equatable {
                            y: centerY + halfCos * height + halfSin * width)
         return [bottomLeft, topLeft, topRight, bottomRight]
     }
-}
-
-/// A validated normalized rectangle (left < right, top < bottom, all in [0, 1]), in the
-/// single precision MediaPipe stores it in.
-struct NormalizedRegion: Sendable, Equatable {
-    var left: Float, top: Float, right: Float, bottom: Float
-
-    /// The whole image.
-    static let whole = NormalizedRegion(left: 0, top: 0, right: 1, bottom: 1)
 }

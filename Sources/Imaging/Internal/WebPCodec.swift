@@ -11,7 +11,7 @@ enum WebPCodec {
     ///   - source: What to call the image in error messages.
     /// - Throws: `TasksError` `invalidArgumentError` naming libwebp's status, or the
     ///   size-limit error of `ImageDecoder.checkDimensions`. Animated files are rejected.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(TasksError) -> PixelImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> PixelImage {
         var features = WebPBitstreamFeatures()
         // WebPGetFeatures: borrows the input, fills `features`.
         let status = WebPGetFeatures(bytes.baseAddress, bytes.count, &features)

@@ -1,3 +1,4 @@
+import ClassificationCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -20,8 +21,8 @@ final class LiveStreamRunner: Sendable {
         var waiting: Frame?
         /// No new frame is accepted.
         var closed = false
-        /// The last timestamp accepted; each frame's must be greater.
-        var lastTimestamp: Int?
+        /// The timestamps accepted; each frame's must be greater than the last.
+        var timestamps = TimestampSequence()
         /// No result is delivered any more (set once `close()` has drained the deliveries).
         var silenced = false
         var statistics = LiveStreamStatistics()
@@ -54,10 +55,7 @@ final class LiveStreamRunner: Sendable {
     func submit(_ frame: Frame) throws(TasksError) {
         let start = try flow.withLock { flow throws(TasksError) -> Bool in
             guard !flow.closed else { throw .failedPrecondition("The image classifier is closed.") }
-            if let last = flow.lastTimestamp, frame.timestamp <= last {
-                throw .invalidArgument("Input timestamp must be monotonically increasing.")
-            }
-            flow.lastTimestamp = frame.timestamp
+            try flow.timestamps.accept(frame.timestamp)
             flow.statistics.framesReceived += 1
             guard flow.inFlight else {
                 flow.inFlight = true

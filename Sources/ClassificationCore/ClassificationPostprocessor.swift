@@ -17,9 +17,10 @@ struct ClassificationPostprocessor: Sendable {
     ///   which then filters nothing) for an allowlist none of whose names is a label.
     init(heads: [ClassificationHead], maxResults: Int, scoreThreshold: Float,
          allowlist: [String], denylist: [String]) throws(TasksError) {
-        guard maxResults != 0 else { throw .invalidArgument("Invalid `max_results` option: value must be != 0.") }
+        guard maxResults != 0 else { throw .invalidArgument("Invalid `max_results` option: value must be != 0.", subject: .option("maxResults")) }
         guard allowlist.isEmpty || denylist.isEmpty else {
-            throw .invalidArgument("`category_allowlist` and `category_denylist` are mutually exclusive options.")
+            throw .invalidArgument("`category_allowlist` and `category_denylist` are mutually exclusive options.",
+                                   subject: .option("categoryAllowlist"))
         }
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold
@@ -29,7 +30,7 @@ struct ClassificationPostprocessor: Sendable {
         }
         guard heads.allSatisfy({ $0.labels != nil }) else {
             throw .invalidArgument("Using `category_allowlist` or `category_denylist` requires labels to be present "
-                + "in the TFLite Model Metadata but none was found.")
+                + "in the TFLite Model Metadata but none was found.", subject: .option(allowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist"))
         }
         let isAllowlist = !allowlist.isEmpty
         let names = Set(isAllowlist ? allowlist : denylist)
@@ -40,7 +41,7 @@ struct ClassificationPostprocessor: Sendable {
         }
         if isAllowlist, allowed.allSatisfy({ $0 == nil }) {
             throw .invalidArgument("None of the names in `category_allowlist` (\(allowlist.sorted().joined(separator: ", "))) "
-                + "is a category name of the model, so every category would be dropped.")
+                + "is a category name of the model, so every category would be dropped.", subject: .option("categoryAllowlist"))
         }
     }
 

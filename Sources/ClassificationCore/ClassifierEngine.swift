@@ -23,6 +23,11 @@ package struct ClassifierConfiguration: Sendable {
     /// Category names that replace the model's own for its single head (ML Kit's AutoML `dict.txt`).
     package var labelOverride: LabelOverride?
 
+    /// MediaPipe's mobile default thread count: half the active cores, at least 1 and at most 4.
+    package static var defaultThreadCount: Int {
+        min(max(ProcessInfo.processInfo.activeProcessorCount / 2, 1), 4)
+    }
+
     package init(asset: ModelAsset, threadCount: Int, displayNamesLocale: String = "en", maxResults: Int = -1,
                  scoreThreshold: ScoreThreshold = .value(0), categoryAllowlist: [String] = [],
                  categoryDenylist: [String] = [], labelOverride: LabelOverride? = nil) {
@@ -50,12 +55,12 @@ package enum ScoreThreshold: Sendable, Equatable {
 package struct LabelOverride: Sendable {
     /// One label per category, in output order.
     package var labels: [String]
-    /// The file they came from, for messages.
-    package var source: String
+    /// The file they came from, the subject of a mismatch error.
+    package var file: String
 
-    package init(labels: [String], source: String) {
+    package init(labels: [String], file: String) {
         self.labels = labels
-        self.source = source
+        self.file = file
     }
 }
 
@@ -69,47 +74,42 @@ package final class ClassifierEngine {
     private let input: ImageInputSpec
     let heads: [ClassificationHead]
     private let postprocessor: ClassificationPostprocessor
-    /// The model's path (or "model asset buffer"), for messages.
-    private let source: String
+    /// The model file, the subject of errors; nil for a model given in memory.
+    private let subject: TasksError.Subject?
 
     /// Loads, checks and compiles the model.
-    /// - Throws: `TasksError` naming the model source for an unreadable or invalid model, and
-    ///   MediaPipe's errors for unsupported inputs/outputs, metadata and options.
+    /// - Throws: `TasksError` for an unreadable or invalid model and MediaPipe's errors for
+    ///   unsupported inputs/outputs, metadata and options; each names the model file as its
+    ///   subject (unless a more precise one, such as a labels file, is named).
     package init(_ configuration: ClassifierConfiguration) throws(TasksError) {
         let asset = configuration.asset
-        let file: TFLiteModelFile
-        let model: Model
         do throws(TasksError) {
-            file = try TFLiteModelFile(bytes: asset.bytes)
-            model = try Model(bytes: asset.bytes, environment: try Environment())
-        } catch {
-            throw TasksError(error.code, "Failed to load the model \(asset.source): \(error.message)")
-        }
-        guard file.subgraphCount == 1 else {
-            throw .invalidArgument("Image classification tflite models are assumed to have a single subgraph; "
-                + "\(asset.source) has \(file.subgraphCount).")
-        }
-        let subgraph = file.metadata?.subgraphs.first
-        input = try ImageInputSpec(inputs: model.inputs, metadata: subgraph?.inputTensors.first)
-        var heads = try ClassifierEngine.heads(model: model, subgraph: subgraph, files: file.associatedFiles,
-                                               locale: configuration.displayNamesLocale)
-        if let override = configuration.labelOverride {
-            try ClassifierEngine.replaceLabels(of: &heads, with: override, model: asset.source)
-        }
-        self.heads = heads
-        let threshold: Float = switch configuration.scoreThreshold {
-        case .value(let value): value
-        case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
-        }
-        postprocessor = try ClassificationPostprocessor(
-            heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
-            allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
-        do throws(TasksError) {
+            let file = try TFLiteModelFile(bytes: asset.bytes)
+            let model = try Model(bytes: asset.bytes, environment: try Environment())
+            guard file.subgraphCount == 1 else {
+                throw .invalidArgument("Image classification tflite models are assumed to have a single subgraph; "
+                    + "this one has \(file.subgraphCount).")
+            }
+            let subgraph = file.metadata?.subgraphs.first
+            input = try ImageInputSpec(inputs: model.inputs, metadata: subgraph?.inputTensors.first)
+            var heads = try ClassifierEngine.heads(model: model, subgraph: subgraph, files: file.associatedFiles,
+                                                   locale: configuration.displayNamesLocale)
+            if let override = configuration.labelOverride {
+                try ClassifierEngine.replaceLabels(of: &heads, with: override)
+            }
+            self.heads = heads
+            let threshold: Float = switch configuration.scoreThreshold {
+            case .value(let value): value
+            case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
+            }
+            postprocessor = try ClassificationPostprocessor(
+                heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
+                allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
             compiled = try CompiledModel(model: model, threadCount: configuration.threadCount)
         } catch {
-            throw error.code == .invalidArgumentError ? error : TasksError(error.code, "\(asset.source): \(error.message)")
+            throw asset.subject.map { error.naming($0) } ?? error
         }
-        source = asset.source
+        subject = asset.subject
     }
 
     private static func heads(model: Model, subgraph: SubGraphMetadata?, files: AssociatedFiles,
@@ -131,14 +131,14 @@ package final class ClassifierEngine {
         return heads
     }
 
-    private static func replaceLabels(of heads: inout [ClassificationHead], with override: LabelOverride,
-                                      model: String) throws(TasksError) {
+    private static func replaceLabels(of heads: inout [ClassificationHead], with override: LabelOverride) throws(TasksError) {
         guard heads.count == 1 else {
-            throw .invalidArgument("\(override.source) gives labels for one output, but \(model) has \(heads.count) outputs.")
+            throw .invalidArgument("The labels file gives labels for one output, but the model has \(heads.count) outputs.",
+                                   subject: .file(override.file))
         }
         guard override.labels.count == heads[0].categoryCount else {
-            throw .invalidArgument("\(override.source) has \(override.labels.count) labels, but the output of \(model) "
-                + "has \(heads[0].categoryCount) categories.")
+            throw .invalidArgument("The labels file has \(override.labels.count) labels, but the model's output "
+                + "has \(heads[0].categoryCount) categories.", subject: .file(override.file))
         }
         heads[0].labels = override.labels
         heads[0].displayNames = nil
@@ -151,22 +151,21 @@ package final class ClassifierEngine {
     /// - Parameters:
     ///   - image: the pixels.
     ///   - orientation: how the pixels must be turned to be upright.
-    ///   - regionOfInterest: normalized [0,1] rectangle, top-left origin, in the stored pixels'
-    ///     coordinates; nil for the whole image.
+    ///   - regionOfInterest: the region of the stored pixels to classify.
     /// - Returns: one `Classifications` per head.
-    /// - Throws: `TasksError` invalidArgument for a region outside [0,1] or empty.
+    /// - Throws: `TasksError` when LiteRT fails to run the model (naming the model file).
     package func classify(_ image: PixelImage, orientation: ImageOrientation,
-                          regionOfInterest: CGRect?) throws(TasksError) -> [Classifications] {
-        let region = regionOfInterest ?? CGRect(x: 0, y: 0, width: 1, height: 1)
+                          regionOfInterest: RegionOfInterest) throws(TasksError) -> [Classifications] {
         try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
-            try ImagePreprocessor.preprocess(image, regionOfInterest: region, orientation: orientation,
+            try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, orientation: orientation,
                                              into: buffer, width: input.width, height: input.height,
                                              element: input.element)
         }
         do throws(TasksError) {
             try compiled.run()
         } catch {
-            throw TasksError(error.code, "Running \(source) failed: \(error.message)")
+            let failure = TasksError(error.code, "Running the model failed: \(error.reason)")
+            throw subject.map { failure.naming($0) } ?? failure
         }
         var outputs: [[Float]] = []
         for head in heads {
