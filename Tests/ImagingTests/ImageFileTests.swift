@@ -121,4 +121,25 @@ struct ImageFileTests {
         #expect(fromFile.pixels.bytes == fromData.pixels.bytes)
         #expect(fromFile.exifOrientation == .right && fromData.exifOrientation == .right)
     }
+
+    @Test("a file whose name is not UTF-8 is read through its bytes; messages escape the bad bytes")
+    func nonUTF8Name() throws {
+        let directory = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = FileSystemPath(directory.path).appending(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(!path.isValidUTF8)
+        #expect(path.description == directory.path + "/caf\\xE9.jpg")
+        let data = fixture(Fixtures.jpegExif)
+        let written = path.withCString { name in
+            let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            defer { close(descriptor) }
+            return data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        }
+        try #require(written == data.count)
+        #expect(try ImageDecoder.decode(file: path).pixels.bytes == ImageDecoder.decode(data, source: "data").pixels.bytes)
+        let missing = path.appending(Array("x".utf8))
+        expectTasksError(.notFoundError, containing: ["caf\\xE9.jpg/x: The image file was not found"]) {
+            _ = try ImageDecoder.decode(file: missing)
+        }
+    }
 }
