@@ -24,7 +24,8 @@ struct ClassificationHead: Sendable {
     let calibrator: ScoreCalibrator?
 
     /// - Parameters:
-    ///   - tensor: the output tensor; `[1, N]` or `[1, 1, 1, N]`, FLOAT32 or UINT8.
+    ///   - tensor: the output tensor; every dimension but the last 1 (`[N]`, `[1, N]`, `[1, 1, N]`,
+    ///     ...), FLOAT32 or UINT8.
     ///   - metadata: its tensor metadata, if any.
     ///   - files: the model's associated files.
     ///   - locale: the display-names locale.
@@ -32,8 +33,11 @@ struct ClassificationHead: Sendable {
     ///   calibration file whose line count is not N.
     init(index: Int, tensor: TensorDescription, metadata: TensorMetadata?, files: AssociatedFiles, locale: String) throws(TasksError) {
         let shape = tensor.shape
-        guard (shape.count == 2 || shape.count == 4), shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last, count > 0 else {
-            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported shape: expected [1, N] or [1, 1, 1, N].")
+        // MediaPipe reads any output as a flat list of scores; only these shapes make that a
+        // list of categories (a batch of 2, or [7, 143], would mix images or axes).
+        guard shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last, count > 0 else {
+            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported shape: expected [N], [1, N], "
+                + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
         }
         guard tensor.elementType == .float32 || tensor.elementType == .uint8 else {
             throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported type: expected FLOAT32 or UINT8.")

@@ -11,8 +11,9 @@ import TasksCommon
 /// score-descending sort with ties by index, top-k; one entry per output head).
 ///
 /// The model contract (checked at creation): one input `[1, height, width, 3]` of type UINT8
-/// (bytes used as they are) or FLOAT32 (needs NormalizationOptions metadata); outputs `[1, N]` or
-/// `[1, 1, 1, N]` of type FLOAT32 or UINT8 (dequantized); labels, display names and score
+/// (bytes used as they are) or FLOAT32 (needs NormalizationOptions metadata); outputs of N scores
+/// (`[N]`, `[1, N]`, `[1, 1, N]`, `[1, 1, 1, N]`: every dimension but the last equal to 1) of type
+/// FLOAT32 or UINT8 (dequantized); labels, display names and score
 /// calibration from TFLite Model Metadata when present.
 ///
 /// The classifier is `Sendable`. Calls from several threads are serialized: it owns one

@@ -2,6 +2,7 @@ import Foundation
 import TasksCommon
 import Testing
 import TFLiteMetadata
+import TestSupport
 
 /// Metadata and model buffers built by `FlatBufferBuilder`, for the cases the shared models
 /// do not cover. Expected messages are MediaPipe's texts (`metadata_extractor.cc`).

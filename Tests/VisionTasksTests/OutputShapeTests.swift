@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+import VisionTasks
+
+/// Output shapes: every dimension but the last equal to 1 (`[N]`, `[1, N]`, `[1, 1, N]`,
+/// `[1, 1, 1, N]`) gives MediaPipe's scores; other shapes are refused. MediaPipe 1.2.3 reads any
+/// output as a flat list (a `[2, 24]` batch becomes 48 "categories"), so there the reference only
+/// shows what it would have done. The expected values are MediaPipe's, from
+/// `Tests/Reference/make_reshape_reference.py` on the models `ReshapeModel` builds (written out
+/// with `SVT_WRITE_RESHAPE_MODELS=DIR swift test --filter OutputShapeTests`).
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct OutputShapeTests {
+    struct Reference: Decodable {
+        struct Outcome: Decodable {
+            /// The model MediaPipe was run on, in base64.
+            let model: String
+            let error: String?
+            /// Score by category index (max_results -1, threshold 0: every category).
+            let scores: [Int: Float]?
+        }
+        let image: String
+        let models: [String: Outcome]
+    }
+
+    static let reference: Reference? = {
+        let url = TestData.packageRoot.appendingPathComponent("Tests/Reference/mediapipe_reshape_outputs.json")
+        return (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(Reference.self, from: $0) }
+    }()
+
+    @Test(arguments: ReshapeModel.shapes.map(\.name))
+    func matchesMediaPipe(_ name: String) throws {
+        let reference = try #require(Self.reference, "Tests/Reference/mediapipe_reshape_outputs.json")
+        let expected = try #require(reference.models[name])
+        let shape = try #require(ReshapeModel.shapes.first { $0.name == name }?.shape)
+        let bytes = ReshapeModel.bytes(outputShape: shape)
+        #expect(Data(bytes).base64EncodedString() == expected.model, "the model is the one MediaPipe was run on")
+
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetBuffer = Data(bytes)
+        let image = try MPImage(contentsOf: TestData.image(reference.image))
+        let scores = try #require(expected.scores, "MediaPipe accepts every shape: \(expected.error ?? "")")
+        guard shape.dropLast().allSatisfy({ $0 == 1 }) else {
+            let error = #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
+            #expect(error?.code == .invalidArgumentError)
+            #expect(error?.reason == "Output tensor 0 scores (UINT8 \(shape)) has an unsupported shape: expected [N], [1, N], "
+                + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
+            return
+        }
+        let result = try ImageClassifier(options: options).classify(image: image)
+        let categories = try #require(result.classificationResult.classifications.first?.categories)
+        #expect(categories.count == scores.count)
+        for category in categories {
+            #expect(category.score == scores[category.index], "category \(category.index)")
+        }
+    }
+
+    /// Writes the models for the reference script when `SVT_WRITE_RESHAPE_MODELS` names a folder.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"] != nil))
+    func writeModels() throws {
+        let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"]!)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, shape) in ReshapeModel.shapes {
+            try Data(ReshapeModel.bytes(outputShape: shape)).write(to: folder.appendingPathComponent("\(name).tflite"))
+        }
+    }
+}
