@@ -50,9 +50,13 @@ public final class ImageLabeler: Sendable {
     }
 
     /// Labels an image without blocking the caller; `completion` runs on the main queue, as in
-    /// ML Kit, with the labels or the error. On Linux the main queue runs only while the main
-    /// thread is in `dispatchMain()`, a run loop, or `await`s; use
-    /// `process(_:callbackQueue:completion:)` otherwise.
+    /// ML Kit, with the labels or the error (so it may update `@MainActor` state).
+    ///
+    /// On Linux a program must run the main queue for this: `RunLoop.main.run()` drains it on
+    /// the main thread; `dispatchMain()` and an async `main` drain it serially on another thread,
+    /// so there `Thread.isMainThread` is false in the completion although it is on the main queue
+    /// (and the main actor). A program that runs none of these never gets the call: use
+    /// `process(_:callbackQueue:completion:)` or `await process(_:)` instead.
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
         process(image, callbackQueue: .main, completion: completion)
     }

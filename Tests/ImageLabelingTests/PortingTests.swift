@@ -67,6 +67,23 @@ struct PortingTests {
         #expect(labels.first?.text == "roses")
     }
 
+    /// ML Kit's `process(_:completion:)` calls back on the main queue, which a Linux program must
+    /// run (`RunLoop.main.run()`, `dispatchMain()`, or an async `main`). Only a run loop drains it
+    /// on the main thread there: under `dispatchMain()` and async `main` (as in this test runner)
+    /// its blocks run serially on another thread, so the check is the queue, not `Thread.isMainThread`.
+    @Test(.timeLimit(.minutes(1))) func processCallsBackOnTheMainQueue() async throws {
+        let export = try AutoMLExport()
+        let imageLabeler = ImageLabeler.imageLabeler(
+            options: AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath)))
+        let image = try VisionImage(contentsOf: TestData.image("burger.jpg"))
+        let key = DispatchSpecificKey<String>()
+        DispatchQueue.main.setSpecific(key: key, value: "main")
+        let queue: String? = await withCheckedContinuation { continuation in
+            imageLabeler.process(image) { _, _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
+        }
+        #expect(queue == "main")
+    }
+
     @Test func processReportsCreationErrors() async throws {
         let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: "/nonexistent/manifest.json"))
         let imageLabeler = ImageLabeler.imageLabeler(options: options)

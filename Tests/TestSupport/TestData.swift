@@ -21,8 +21,14 @@ public enum TestData {
     /// Whether the test data folder is present; use in `.enabled(if:)` traits.
     public static var isAvailable: Bool { root != nil }
 
-    /// Why tests that need the data are skipped.
-    public static let missingReason = "shared test data not found: set \(environmentVariable) or place it at ../shared/testdata"
+    /// Why tests that need the data are skipped; it names the folder the variable gives, if any
+    /// (then `anExplicitTestDataFolderExists` fails too, so the run is not green).
+    public static let missingReason: String = {
+        if let named = ProcessInfo.processInfo.environment[environmentVariable] {
+            return "\(environmentVariable) names \(named), which is not a folder"
+        }
+        return "shared test data not found: set \(environmentVariable) or place it at ../shared/testdata"
+    }()
 
     /// `testdata/models/<name>`.
     public static func model(_ name: String) -> URL { url("models/\(name)") }
