@@ -57,7 +57,8 @@ static void read_header(png_structp png, png_infop info_ptr, cic_image_info *inf
   if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
   if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
   if (has_trns) png_set_tRNS_to_alpha(png);
-  if (bit_depth == 16) png_set_scale_16(png);
+  // The high byte of each 16-bit sample, as stb_image (MediaPipe's loader) and Pillow keep it.
+  if (bit_depth == 16) png_set_strip_16(png);
   if (color_type == PNG_COLOR_TYPE_GRAY_ALPHA || (color_type == PNG_COLOR_TYPE_GRAY && has_trns)) {
     png_set_gray_to_rgb(png);
   }

@@ -6,7 +6,8 @@ import TasksCommon
 /// - JPEG (libjpeg-turbo, baseline and progressive): gray files give `.gray8`, colour
 ///   files `.rgb8`; CMYK and YCCK are converted to `.rgb8`.
 /// - PNG (libpng): palette, gray (1-16 bits), gray+alpha, RGB, RGBA, interlaced;
-///   16-bit samples are scaled (not truncated) to 8 bits; a tRNS chunk becomes alpha.
+///   16-bit samples keep their high byte (as MediaPipe's stb_image loader and Pillow do);
+///   a tRNS chunk becomes alpha.
 ///   Output `.gray8`, `.rgb8` or `.rgba8`. Gamma and colour profiles are ignored.
 /// - WebP (libwebp, lossy and lossless, not animated): `.rgba8` with alpha, else `.rgb8`.
 ///

@@ -18,12 +18,12 @@ struct LosslessDecodingTests {
         }),
         ("gray 1-bit", Fixtures.pngGray1, .gray8, { [($0 + $1) % 2 == 1 ? 255 : 0] }),
         ("gray 4-bit", Fixtures.pngGray4, .gray8, { [UInt8((($0 + 3 * $1) % 16) * 17)] }),
-        ("gray 16-bit (scaled, not truncated)", Fixtures.pngGray16, .gray8, { [TestPicture.scaled16(TestPicture.gray16($0, $1))] }),
+        ("gray 16-bit (high byte, as MediaPipe)", Fixtures.pngGray16, .gray8, { [TestPicture.highByte(TestPicture.gray16($0, $1))] }),
         ("gray + alpha", Fixtures.pngGrayAlpha8, .rgba8, { x, y in
             let g = TestPicture.gray(x, y)
             return [g, g, g, TestPicture.rgba(x, y)[3]]
         }),
-        ("RGB 16-bit interlaced", Fixtures.pngRGB16Interlaced, .rgb8, { TestPicture.rgb16($0, $1).map(TestPicture.scaled16) }),
+        ("RGB 16-bit interlaced", Fixtures.pngRGB16Interlaced, .rgb8, { TestPicture.rgb16($0, $1).map(TestPicture.highByte) }),
         ("palette 8-bit", Fixtures.pngPalette8, .rgb8, { Array(TestPicture.palette[TestPicture.paletteIndex($0, $1)].prefix(3)) }),
         ("palette 4-bit with tRNS", Fixtures.pngPalette4Alpha, .rgba8, { TestPicture.palette[TestPicture.paletteIndex($0, $1)] }),
         ("RGB with tRNS", Fixtures.pngRGB8Transparent, .rgba8, { x, y in

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TasksCommon
 import Testing
 @testable import Imaging
@@ -26,8 +27,8 @@ enum TestPicture {
 
     static func paletteIndex(_ x: Int, _ y: Int) -> Int { (x + 2 * y) % 6 }
 
-    /// libpng's `png_set_scale_16`: 16 bits to 8, rounded.
-    static func scaled16(_ value: Int) -> UInt8 { UInt8((value * 255 + 32895) >> 16) }
+    /// The high byte of a 16-bit sample, what the decoder keeps (as stb_image and Pillow).
+    static func highByte(_ value: Int) -> UInt8 { UInt8(value >> 8) }
 
     /// Packed bytes of a picture given per-pixel channels.
     static func bytes(_ pixel: (Int, Int) -> [UInt8]) -> [UInt8] {
@@ -140,27 +141,8 @@ func tensor(_ image: PixelImage, orientation: ImageOrientation, width: Int = 224
     return bytes
 }
 
-/// FNV-1a, 64 bits: the tensor fingerprint the golden script prints.
-func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-    return hash
-}
-
 /// Builds files byte by byte (PNG chunks with CRCs, JPEG/TIFF patches).
 enum ImageBytes {
-    /// CRC-32 (ISO-HDLC, as PNG chunks use).
-    static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     static func bigEndian32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
@@ -168,7 +150,7 @@ enum ImageBytes {
     /// One PNG chunk: length, type, data, CRC.
     static func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
-        return bigEndian32(UInt32(data.count)) + typeBytes + data + bigEndian32(crc32(typeBytes + data))
+        return bigEndian32(UInt32(data.count)) + typeBytes + data + bigEndian32(CRC32.checksum(typeBytes + data))
     }
 
     /// A PNG whose IHDR claims `width` x `height` 8-bit RGB, followed by a small (bogus)

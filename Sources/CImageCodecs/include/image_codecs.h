@@ -61,7 +61,7 @@ int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expe
 
 /// Reads a PNG header (chunks up to the first IDAT) into `info`, with the output
 /// the decoder produces: palettes expanded to RGB, tRNS to alpha, gray below 8 bits
-/// expanded, 16-bit samples scaled to 8 bits (`png_set_scale_16`), gray+alpha to
+/// expanded, 16-bit samples cut to their high byte (`png_set_strip_16`), gray+alpha to
 /// RGBA. `channels` is 1 (gray), 3 (RGB) or 4 (RGBA). Sides above `CIC_PNG_MAX_SIDE`
 /// are refused. Returns 0 or `CIC_FAILED` with libpng's message (and its first warning).
 int cic_png_read_info(const uint8_t *data, size_t size, cic_image_info *info,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Writes small zip archives by hand, for tests of the associated-files reader.
 enum ZipWriter {
@@ -37,7 +38,7 @@ enum ZipWriter {
                 payload = [0x01] + le16(length) + le16(~length) + entry.data
                 method = 8
             }
-            let crc = crc32(entry.data)
+            let crc = CRC32.checksum(entry.data)
             let compressedSize = entry.declaredSize ?? UInt32(payload.count)
             let size = entry.declaredSize ?? UInt32(entry.data.count)
             let name = Array(entry.name.utf8)
@@ -58,13 +59,4 @@ enum ZipWriter {
     static func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
     static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
 
-    /// CRC-32 (IEEE), as zip uses.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 }
