@@ -4,11 +4,11 @@ import TasksCommon
 
 /// What the classifier knows about one output head, resolved once at creation: how to read
 /// its scores, its labels and display names, and its calibration.
-struct ClassificationHead: Sendable {
+package struct ClassificationHead: Sendable {
     /// The head (output tensor) index.
-    let index: Int
+    package let index: Int
     /// The output tensor metadata's name; `""` without metadata, as MediaPipe iOS reports it.
-    let name: String
+    package let name: String
     /// The number of categories N (the output's element count).
     let categoryCount: Int
     /// The output's quantization, or nil for float32 scores.

@@ -72,7 +72,7 @@ package struct LabelOverride: Sendable {
 package final class ClassifierEngine {
     private let compiled: CompiledModel
     private let input: ImageInputSpec
-    let heads: [ClassificationHead]
+    package let heads: [ClassificationHead]
     private let postprocessor: ClassificationPostprocessor
     /// The model file, the subject of errors; nil for a model given in memory.
     private let subject: TasksError.Subject?

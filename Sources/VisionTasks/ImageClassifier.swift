@@ -82,7 +82,7 @@ public final class ImageClassifier: Sendable {
     /// Creates a classifier from options. The options are copied; later changes have no effect.
     /// - Throws: `TasksError`: invalidArgument for a missing model, a model that is not a valid
     ///   image classifier (the message names the file and the tensor at fault), `maxResults == 0`,
-    ///   both category lists, category lists without labels, an allowlist naming no label of the
+    ///   a NaN `scoreThreshold`, both category lists, category lists without labels, an allowlist naming no label of the
     ///   model, the GPU delegate, live-stream mode without a delegate or another mode with one
     ///   (MediaPipe iOS's messages); notFound for a missing
     ///   model file or a float model without NormalizationOptions; unimplemented for per-channel
@@ -98,6 +98,10 @@ public final class ImageClassifier: Sendable {
         guard base.delegate == .CPU else {
             throw TasksError.invalidArgument("The GPU delegate is not available on Linux; use Delegate.CPU.",
                                              subject: .option("delegate"))
+        }
+        guard !options.scoreThreshold.isNaN else {
+            throw TasksError.invalidArgument("Invalid `score_threshold` option: value must be a number, got NaN.",
+                                             subject: .option("scoreThreshold"))
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),

@@ -83,3 +83,17 @@ import VisionTasks
         #expect(error?.message == "Invalid `max_results` option: value must be != 0.")
     }
 }
+
+/// `scoreThreshold = .nan` would drop every category without a word: it is refused at creation.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct ScoreThresholdOptionTests {
+    @Test func nanThresholdIsRefused() {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = TestData.model("mobilenet_v1_0.25_224_quant.tflite").path
+        options.scoreThreshold = .nan
+        let error = #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
+        #expect(error?.code == .invalidArgumentError)
+        #expect(error?.subject == .option("scoreThreshold"))
+        #expect(error?.message == "Invalid `score_threshold` option: value must be a number, got NaN.")
+    }
+}

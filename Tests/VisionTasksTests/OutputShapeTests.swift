@@ -55,6 +55,21 @@ struct OutputShapeTests {
         }
     }
 
+    /// Every head is classified, in output order, each with its own index.
+    @Test func twoHeadsGiveTwoClassifications() throws {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetBuffer = Data(ReshapeModel.bytes(outputShapes: [[1, 48], [48]]))
+        options.maxResults = 3
+        let pixels = Data((0..<48).map { UInt8($0 * 5) })  // the model's 4x4 input: score i is byte i / 256
+        let image = try MPImage(pixels: pixels, width: 4, height: 4, format: .rgb8)
+        let heads = try ImageClassifier(options: options).classify(image: image).classificationResult.classifications
+        #expect(heads.map(\.headIndex) == [0, 1])
+        for head in heads {
+            #expect(head.categories.map(\.index) == [47, 46, 45])
+            #expect(head.categories.map(\.score) == [235, 230, 225].map { Float($0) / 256 })
+        }
+    }
+
     /// Writes the models for the reference script when `SVT_WRITE_RESHAPE_MODELS` names a folder.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"] != nil))
     func writeModels() throws {

@@ -28,7 +28,14 @@ struct LabelerConfiguration {
         if let manifest = model.manifest {
             configuration.labelOverride = LabelOverride(labels: try manifest.labels(), file: manifest.labelsURL.path)
         }
-        return try ClassifierEngine(configuration)
+        let engine = try ClassifierEngine(configuration)
+        guard engine.heads.count == 1 else {
+            // ML Kit's labeler reads one output; taking the first of several would be a guess.
+            throw .invalidArgument("An image labeler uses one output, but this model has \(engine.heads.count) "
+                + "(\(engine.heads.map { $0.name.isEmpty ? "output \($0.index)" : $0.name }.joined(separator: ", "))); "
+                + "use VisionTasks' ImageClassifier, which returns every head.", subject: .file(model.path))
+        }
+        return engine
     }
 
     /// The model file and, for AutoML exports, the manifest; and whether these are AutoML options.
