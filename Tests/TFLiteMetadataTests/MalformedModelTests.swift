@@ -17,7 +17,7 @@ import TFLiteMetadata
         ("all 0xFF", [UInt8](repeating: 0xFF, count: 64)),
     ])
     func invalidModel(name: String, bytes: [UInt8]) {
-        expectError(.invalidArgumentError, "The model is not a valid TFLite model: ", prefix: true) {
+        expectTasksError(.invalidArgumentError, message: "The model is not a valid TFLite model: ", prefix: true) {
             _ = try TFLiteModelFile(bytes: Data(bytes))
         }
     }
@@ -46,7 +46,7 @@ import TFLiteMetadata
     }
 
     @Test func shortMetadataNamesItsLength() {
-        expectError(.invalidArgumentError, "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)") {
+        expectTasksError(.invalidArgumentError, message: "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)") {
             _ = try ModelMetadata(bytes: Data([0, 0, 0, 0, 0x4D, 0x30]))
         }
     }
@@ -74,9 +74,9 @@ struct DamagedModelTests {
             let model = try TFLiteModelFile(bytes: bytes.prefix(length))
             #expect(model.metadata != nil)
             #expect(model.associatedFiles.names.isEmpty)
-            expectError(
+            expectTasksError(
                 .notFoundError,
-                "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
+                message: "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
                 prefix: true
             ) { _ = try model.associatedFiles.contents(of: "labels.txt") }
         }
@@ -141,7 +141,7 @@ struct DamagedModelTests {
         var bytes = try Data(contentsOf: TestData.model(Self.modelName))
         let identifier = try #require(bytes.range(of: Data("M001".utf8)))
         bytes.replaceSubrange(identifier, with: Data("M009".utf8))
-        expectError(.invalidArgumentError, "Invalid metadata schema version: expected M001, got M009") {
+        expectTasksError(.invalidArgumentError, message: "Invalid metadata schema version: expected M001, got M009") {
             _ = try TFLiteModelFile(bytes: bytes)
         }
     }

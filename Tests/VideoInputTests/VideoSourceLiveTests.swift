@@ -96,7 +96,7 @@ struct VideoSourceLiveTests {
         // Probing waits for data in the initializer; raw video needs none until the first frame.
         for options in [VideoSourceOptions(timeoutInMilliseconds: 1_000), Self.rawOptions(timeout: 1_000)] {
             let start = monotonicSeconds()
-            expectTasksError(.deadlineExceededError, containing: "1000 ms") { () throws(TasksError) in
+            expectTasksError(.deadlineExceededError, containing: ["1000 ms"]) { () throws(TasksError) in
                 try VideoSource(url: fifo, options: options).nextFrame()
             }
             let elapsed = monotonicSeconds() - start
@@ -116,7 +116,7 @@ struct VideoSourceLiveTests {
         #expect(try source.nextFrame()?.timestampInMilliseconds == 0)
         #expect(try source.nextFrame()?.timestampInMilliseconds == 40)
         let start = monotonicSeconds()
-        expectTasksError(.deadlineExceededError, containing: "pipe:\(readEnd)") { () throws(TasksError) in try source.nextFrame() }
+        expectTasksError(.deadlineExceededError, containing: ["pipe:\(readEnd)"]) { () throws(TasksError) in try source.nextFrame() }
         let elapsed = monotonicSeconds() - start
         #expect(elapsed >= 0.9 && elapsed < 3, "gave up after \(elapsed) s")
     }
@@ -125,7 +125,7 @@ struct VideoSourceLiveTests {
     func silentServer() throws {
         let server = try ListeningSocket()
         let start = monotonicSeconds()
-        expectTasksError(.deadlineExceededError, containing: "tcp://127.0.0.1:\(server.port)") { () throws(TasksError) in
+        expectTasksError(.deadlineExceededError, containing: ["tcp://127.0.0.1:\(server.port)"]) { () throws(TasksError) in
             try VideoSource(url: "tcp://127.0.0.1:\(server.port)", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
         }
         let elapsed = monotonicSeconds() - start
@@ -136,7 +136,7 @@ struct VideoSourceLiveTests {
     func silentUDPPort() throws {
         let port = try ListeningSocket.freeUDPPort()
         let start = monotonicSeconds()
-        expectTasksError(.deadlineExceededError, containing: "1000 ms") { () throws(TasksError) in
+        expectTasksError(.deadlineExceededError, containing: ["1000 ms"]) { () throws(TasksError) in
             try VideoSource(url: "udp://127.0.0.1:\(port)", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
         }
         let elapsed = monotonicSeconds() - start

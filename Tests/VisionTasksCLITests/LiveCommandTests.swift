@@ -20,7 +20,7 @@ struct LiveCommandTests {
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> (results: [VideoOutput.Frame], statistics: VideoOutput.Statistics) {
         let (results, statistics) = try VideoOutput.live(lines, context: context, sourceLocation: sourceLocation)
         let timestamps = results.map(\.timestampInMilliseconds)
-        VideoOutput.expectIncreasing(timestamps, sourceLocation: sourceLocation)
+        expectIncreasing(timestamps, sourceLocation: sourceLocation)
         #expect(timestamps.allSatisfy { $0 % 100 == 0 && (0...3900).contains($0) }, "\(timestamps)", sourceLocation: sourceLocation)
         #expect(timestamps.first == 0, "the first frame finds the classifier idle: \(timestamps)", sourceLocation: sourceLocation)
         VideoOutput.expectTopCategories(results, switchTime: 2000, sourceLocation: sourceLocation)
@@ -110,7 +110,7 @@ struct LiveCommandTests {
         let frames = lines.dropLast().compactMap(VideoOutput.tableFrame)
         #expect(frames.count == lines.count - 1, "every other line is a result line:\n\(run)")
         #expect(frames.count == processed, "\(run)")
-        VideoOutput.expectIncreasing(frames.map(\.timestampInMilliseconds))
+        expectIncreasing(frames.map(\.timestampInMilliseconds))
         for frame in frames {
             let expected = VideoOutput.expectedTop(at: frame.timestampInMilliseconds, switchTime: 2000)
             #expect(frame.topIndex == expected.index && frame.topName == expected.name && frame.categoryCount == 5, "\(frame)")
@@ -135,7 +135,7 @@ struct LiveCommandTests {
         let received: Int, processed: Int, dropped: Int, resultCount: Int
         if format == "jsonl" {
             let (results, statistics) = try VideoOutput.live(outcome.stdoutLines, context: "\(outcome)")
-            VideoOutput.expectIncreasing(results.map(\.timestampInMilliseconds))
+            expectIncreasing(results.map(\.timestampInMilliseconds))
             (received, processed, dropped, resultCount) = (statistics.framesReceived, statistics.framesProcessed,
                                                            statistics.framesDropped, results.count)
         } else {

@@ -96,17 +96,6 @@ struct MPImageErrorTests {
 
     /// Checks that `item` throws its code and message fragments.
     func expect(_ item: Case, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            _ = try item.make()
-            Issue.record("\(item.id): expected \(item.code), but nothing was thrown", sourceLocation: sourceLocation)
-        } catch let error as TasksError {
-            #expect(error.code == item.code, "\(item.id): \(error)", sourceLocation: sourceLocation)
-            for fragment in item.fragments {
-                #expect(error.message.contains(fragment), "\(item.id): \"\(error.message)\" lacks \"\(fragment)\"",
-                        sourceLocation: sourceLocation)
-            }
-        } catch {
-            Issue.record("\(item.id): expected a TasksError, got \(error)", sourceLocation: sourceLocation)
-        }
+        expectTasksError(item.code, containing: item.fragments, context: item.id, sourceLocation: sourceLocation) { try item.make() }
     }
 }
