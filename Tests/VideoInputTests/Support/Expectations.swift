@@ -11,10 +11,3 @@ func readAllFrames(_ source: VideoSource) throws(TasksError) -> [VideoFrame] {
     }
     return frames
 }
-
-/// Seconds since an arbitrary start, for measuring how long a call took.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
