@@ -58,7 +58,10 @@ struct DamagedModelTests {
     /// Where the zip starts in the model (Python's `zipfile`: first header_offset).
     static let zipStart = 498_184
 
-    @Test(.timeLimit(.minutes(2))) func truncations() throws {
+    @Test(.hangGuard) func truncations() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let bytes = try Data(contentsOf: TestData.model(Self.modelName))
         #expect(bytes.count == 508_786)
         let metadata = try #require(MetadataLocation.find(in: bytes))
@@ -83,7 +86,10 @@ struct DamagedModelTests {
     }
 
     /// Every length from 0 to 2,000 bytes, and every length that cuts the metadata buffer.
-    @Test(.timeLimit(.minutes(2))) func everyShortTruncation() throws {
+    @Test(.hangGuard) func everyShortTruncation() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let bytes = try Data(contentsOf: TestData.model(Self.modelName))
         let metadata = try #require(MetadataLocation.find(in: bytes))
         for length in Array(0...2000) + Array(metadata.start..<(metadata.start + metadata.count)) {
@@ -93,7 +99,10 @@ struct DamagedModelTests {
 
     /// Flipping bytes in the FlatBuffer's structure (its first 4 KB, where the tables and
     /// vtables are, and the metadata buffer): each parse throws or succeeds.
-    @Test(.timeLimit(.minutes(2))) func flippedModelBytes() throws {
+    @Test(.hangGuard) func flippedModelBytes() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let original = try Data(contentsOf: TestData.model(Self.modelName))
         let metadata = try #require(MetadataLocation.find(in: original))
         var generator = SplitMix64(seed: 7)
@@ -119,7 +128,10 @@ struct DamagedModelTests {
     }
 
     /// Every byte of the metadata buffer, with several patterns, parsed on its own.
-    @Test(.timeLimit(.minutes(2))) func flippedMetadataBytes() throws {
+    @Test(.hangGuard) func flippedMetadataBytes() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let original = try #require(MetadataLocation.find(in: try Data(contentsOf: TestData.model(Self.modelName)))).bytes
         var threw = 0
         for position in original.indices {

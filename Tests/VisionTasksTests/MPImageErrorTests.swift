@@ -6,7 +6,7 @@ import VisionTasks
 
 /// How `MPImage`'s initializers refuse bad input: a `TasksError` with the right code and a
 /// message naming the file or value, never a trap, a hang or another picture.
-@Suite("MPImage errors", .timeLimit(.minutes(1)))
+@Suite("MPImage errors", .hangGuard)
 struct MPImageErrorTests {
     /// One way of making an image that must fail.
     struct Case: Sendable, CustomTestStringConvertible {
