@@ -40,7 +40,7 @@ let package = Package(
                           path: "Sources/vision-tasks"),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["Imaging"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport"),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),

@@ -6,7 +6,7 @@ import Testing
 @testable import Imaging
 
 /// Reading image files: what is refused before reading, and how each failure is reported.
-@Suite("ImageDecoder: files", .timeLimit(.minutes(1)))
+@Suite("ImageDecoder: files", .hangGuard)
 struct ImageFileTests {
     @Test("a file over the size limit is refused from its size, before reading")
     func oversizedFile() throws {

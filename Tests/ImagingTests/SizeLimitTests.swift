@@ -1,6 +1,7 @@
 import CImageCodecs
 import Foundation
 import TasksCommon
+import TestSupport
 import Testing
 @testable import Imaging
 

@@ -52,22 +52,6 @@ func decode(_ data: Data, _ source: String = "fixture", sourceLocation: SourceLo
     }
 }
 
-/// Expects `body` to throw a `TasksError` with `code` whose message contains every fragment.
-func expectTasksError(_ code: TasksErrorCode, containing fragments: [String],
-                      sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("expected \(code) containing \(fragments), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as TasksError {
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        for fragment in fragments {
-            #expect(error.message.contains(fragment), "\"\(error.message)\" lacks \"\(fragment)\"", sourceLocation: sourceLocation)
-        }
-    } catch {
-        Issue.record("expected a TasksError, got \(error)", sourceLocation: sourceLocation)
-    }
-}
-
 /// The pixels of an image as packed RGBA (gray repeated, missing alpha 255).
 func rgbaBytes(_ image: PixelImage) -> [UInt8] {
     (0..<image.height).flatMap { y in

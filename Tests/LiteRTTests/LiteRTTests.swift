@@ -75,25 +75,19 @@ struct LiteRTTests {
         #expect(error?.message == "Invalid thread count: 0; it must be between 1 and 64.")
     }
 
-    /// Creating and destroying models, compiled models and buffers many times must not grow memory.
-    @Test func createDestroyCyclesDoNotLeak() throws {
+    /// Creating and destroying models, compiled models and buffers many times must not grow
+    /// memory. Measured in a process of its own, where no other test allocates.
+    @Test func createDestroyCyclesDoNotLeak() async throws {
         let bytes = try TestData.bytes("models/mobilenet_v1_0.25_224_quant.tflite")
-        func cycle() throws {
-            let model = try Model(bytes: bytes, environment: environment)
-            let compiled = try CompiledModel(model: model, threadCount: 1)
-            _ = try runGrey(compiled)
+        let growth = try await ResidentMemory.measuredAlone(filter: "LiteRTTests.LiteRTTests/createDestroyCyclesDoNotLeak") {
+            // 20 warm-up cycles (allocator pools and XNNPACK caches settle), then 2 x 100.
+            try ResidentMemory.measure(warmUp: 20, rounds: 100) {
+                let model = try Model(bytes: bytes, environment: environment)
+                let compiled = try CompiledModel(model: model, threadCount: 1)
+                _ = try runGrey(compiled)
+            }
         }
-        for _ in 0..<20 { try cycle() }  // warm-up: allocator pools and XNNPACK caches settle
-        let before = residentBytes()
-        for _ in 0..<200 { try cycle() }
-        let growth = residentBytes() - before
         // 200 cycles each allocate ~1 MB of model and buffers: a leak would add ~200 MB.
-        #expect(growth < 20 << 20, "resident memory grew by \(growth >> 20) MiB over 200 cycles")
-    }
-
-    func residentBytes() -> Int {
-        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "0 0"
-        let pages = Int(statm.split(separator: " ")[1]) ?? 0
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(growth.total < 20 << 20, "resident memory grew by \(growth.total >> 20) MiB over 200 cycles: \(growth)")
     }
 }

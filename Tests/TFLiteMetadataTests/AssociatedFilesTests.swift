@@ -22,7 +22,7 @@ import TFLiteMetadata
         #expect(try model.associatedFiles.contents(of: "labels.txt") == Data("a\nb\n".utf8))
         #expect(try model.associatedFiles.contents(of: "empty.txt") == Data())
         #expect(try model.associatedFiles.contents(of: "dir/ü.txt") == Data([0, 1, 2]))
-        expectError(.notFoundError, "No associated file with name: other.txt (the model's zip holds: labels.txt, empty.txt, dir/ü.txt)") {
+        expectTasksError(.notFoundError, message: "No associated file with name: other.txt (the model's zip holds: labels.txt, empty.txt, dir/ü.txt)") {
             _ = try model.associatedFiles.contents(of: "other.txt")
         }
     }
@@ -30,7 +30,7 @@ import TFLiteMetadata
     @Test func emptyZip() throws {
         let files = AssociatedFiles(modelBytes: Self.modelBytes([]))
         #expect(files.hasArchive)
-        expectError(.notFoundError, "No associated file with name: a (the model's zip is empty)") { _ = try files.contents(of: "a") }
+        expectTasksError(.notFoundError, message: "No associated file with name: a (the model's zip is empty)") { _ = try files.contents(of: "a") }
     }
 
     @Test func compressedEntry() {
@@ -40,11 +40,11 @@ import TFLiteMetadata
         ])
         let message = "Expected uncompressed zip archive. Associated file 'packed.txt' is compressed (zip compression method 8)"
         // With metadata, the model is refused, as MediaPipe refuses it.
-        expectError(.unknownError, message, prefix: true) { _ = try TFLiteModelFile(bytes: bytes) }
+        expectTasksError(.unknownError, message: message, prefix: true) { _ = try TFLiteModelFile(bytes: bytes) }
         // Read on their own, the files report the same error on access.
         let files = AssociatedFiles(modelBytes: bytes)
         #expect(files.readError?.message.hasPrefix(message) == true)
-        expectError(.unknownError, message, prefix: true) { _ = try files.contents(of: "labels.txt") }
+        expectTasksError(.unknownError, message: message, prefix: true) { _ = try files.contents(of: "labels.txt") }
     }
 
     @Test func compressedEntryInModelWithoutMetadataIsReportedOnAccess() throws {
@@ -52,13 +52,13 @@ import TFLiteMetadata
         let bytes = Data(prefix + ZipWriter.archive([.init(name: "x", data: [1, 2, 3], method: .deflated)], prefixLength: prefix.count))
         let model = try TFLiteModelFile(bytes: bytes)
         #expect(model.metadata == nil)
-        expectError(.unknownError, "Expected uncompressed zip archive.", prefix: true) { _ = try model.associatedFiles.contents(of: "x") }
+        expectTasksError(.unknownError, message: "Expected uncompressed zip archive.", prefix: true) { _ = try model.associatedFiles.contents(of: "x") }
     }
 
     /// The central directory is intact but claims more data than the entry has.
     @Test func cutEntryData() {
         let bytes = Self.modelBytes([.init(name: "labels.txt", data: Array("abcdef".utf8), declaredSize: 60)])
-        expectError(.unknownError, "Unable to read the file in zip archive. 'labels.txt'", prefix: true) {
+        expectTasksError(.unknownError, message: "Unable to read the file in zip archive. 'labels.txt'", prefix: true) {
             _ = try TFLiteModelFile(bytes: bytes)
         }
     }
@@ -66,7 +66,7 @@ import TFLiteMetadata
     /// The central directory claims a size larger than the whole model.
     @Test func hugeDeclaredSize() {
         let bytes = Self.modelBytes([.init(name: "big", data: [1], declaredSize: 0xFFFF_FFF0)])
-        expectError(.unknownError, "Unable to read the file in zip archive. 'big'", prefix: true) {
+        expectTasksError(.unknownError, message: "Unable to read the file in zip archive. 'big'", prefix: true) {
             _ = try TFLiteModelFile(bytes: bytes)
         }
     }
@@ -75,7 +75,7 @@ import TFLiteMetadata
     @Test(arguments: [UInt32(0x7FFF_FFF0), 0xFFFF_FFF0])
     func missingLocalHeader(offset: UInt32) {
         let bytes = Self.modelBytes([.init(name: "labels.txt", data: Array("abc".utf8), centralHeaderOffset: offset)])
-        expectError(.unknownError, "Unable to read the file in zip archive. 'labels.txt'", prefix: true) {
+        expectTasksError(.unknownError, message: "Unable to read the file in zip archive. 'labels.txt'", prefix: true) {
             _ = try TFLiteModelFile(bytes: bytes)
         }
     }
@@ -89,7 +89,7 @@ import TFLiteMetadata
             #expect(try model.associatedFiles.contents(of: "labels.txt") == Data("abc".utf8))
         } else {
             #expect(!model.associatedFiles.hasArchive)
-            expectError(.notFoundError, "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt; libzip: ", prefix: true) {
+            expectTasksError(.notFoundError, message: "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt; libzip: ", prefix: true) {
                 _ = try model.associatedFiles.contents(of: "labels.txt")
             }
         }

@@ -17,7 +17,7 @@ import TFLiteMetadata
         ("all 0xFF", [UInt8](repeating: 0xFF, count: 64)),
     ])
     func invalidModel(name: String, bytes: [UInt8]) {
-        expectError(.invalidArgumentError, "The model is not a valid TFLite model: ", prefix: true) {
+        expectTasksError(.invalidArgumentError, message: "The model is not a valid TFLite model: ", prefix: true) {
             _ = try TFLiteModelFile(bytes: Data(bytes))
         }
     }
@@ -46,7 +46,7 @@ import TFLiteMetadata
     }
 
     @Test func shortMetadataNamesItsLength() {
-        expectError(.invalidArgumentError, "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)") {
+        expectTasksError(.invalidArgumentError, message: "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)") {
             _ = try ModelMetadata(bytes: Data([0, 0, 0, 0, 0x4D, 0x30]))
         }
     }
@@ -58,7 +58,10 @@ struct DamagedModelTests {
     /// Where the zip starts in the model (Python's `zipfile`: first header_offset).
     static let zipStart = 498_184
 
-    @Test(.timeLimit(.minutes(2))) func truncations() throws {
+    @Test(.hangGuard) func truncations() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let bytes = try Data(contentsOf: TestData.model(Self.modelName))
         #expect(bytes.count == 508_786)
         let metadata = try #require(MetadataLocation.find(in: bytes))
@@ -74,16 +77,19 @@ struct DamagedModelTests {
             let model = try TFLiteModelFile(bytes: bytes.prefix(length))
             #expect(model.metadata != nil)
             #expect(model.associatedFiles.names.isEmpty)
-            expectError(
+            expectTasksError(
                 .notFoundError,
-                "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
+                message: "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
                 prefix: true
             ) { _ = try model.associatedFiles.contents(of: "labels.txt") }
         }
     }
 
     /// Every length from 0 to 2,000 bytes, and every length that cuts the metadata buffer.
-    @Test(.timeLimit(.minutes(2))) func everyShortTruncation() throws {
+    @Test(.hangGuard) func everyShortTruncation() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let bytes = try Data(contentsOf: TestData.model(Self.modelName))
         let metadata = try #require(MetadataLocation.find(in: bytes))
         for length in Array(0...2000) + Array(metadata.start..<(metadata.start + metadata.count)) {
@@ -93,7 +99,10 @@ struct DamagedModelTests {
 
     /// Flipping bytes in the FlatBuffer's structure (its first 4 KB, where the tables and
     /// vtables are, and the metadata buffer): each parse throws or succeeds.
-    @Test(.timeLimit(.minutes(2))) func flippedModelBytes() throws {
+    @Test(.hangGuard) func flippedModelBytes() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let original = try Data(contentsOf: TestData.model(Self.modelName))
         let metadata = try #require(MetadataLocation.find(in: original))
         var generator = SplitMix64(seed: 7)
@@ -119,7 +128,10 @@ struct DamagedModelTests {
     }
 
     /// Every byte of the metadata buffer, with several patterns, parsed on its own.
-    @Test(.timeLimit(.minutes(2))) func flippedMetadataBytes() throws {
+    @Test(.hangGuard) func flippedMetadataBytes() throws {
+        // The bound on the work: CPU time, which a busy machine does not stretch.
+        let budget = CPUTimeBudget(.seconds(120))
+        defer { budget.expectWithin() }
         let original = try #require(MetadataLocation.find(in: try Data(contentsOf: TestData.model(Self.modelName)))).bytes
         var threw = 0
         for position in original.indices {
@@ -141,7 +153,7 @@ struct DamagedModelTests {
         var bytes = try Data(contentsOf: TestData.model(Self.modelName))
         let identifier = try #require(bytes.range(of: Data("M001".utf8)))
         bytes.replaceSubrange(identifier, with: Data("M009".utf8))
-        expectError(.invalidArgumentError, "Invalid metadata schema version: expected M001, got M009") {
+        expectTasksError(.invalidArgumentError, message: "Invalid metadata schema version: expected M001, got M009") {
             _ = try TFLiteModelFile(bytes: bytes)
         }
     }

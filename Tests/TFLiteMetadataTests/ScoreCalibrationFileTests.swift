@@ -1,5 +1,6 @@
 import Foundation
 import TasksCommon
+import TestSupport
 import Testing
 import TFLiteMetadata
 
@@ -47,6 +48,6 @@ import TFLiteMetadata
         ("1,2,3\n\n-0.5,2,3", "The scale parameter of the sigmoids must be positive, found -0.500000. (score calibration file line 3)"),
     ])
     func errors(text: String, message: String) {
-        expectError(.invalidArgumentError, message) { _ = try ScoreCalibrationFile.parse(Data(text.utf8)) }
+        expectTasksError(.invalidArgumentError, message: message) { _ = try ScoreCalibrationFile.parse(Data(text.utf8)) }
     }
 }

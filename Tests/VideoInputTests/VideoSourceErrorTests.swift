@@ -76,7 +76,7 @@ struct VideoSourceErrorTests {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
         let url = try openCase.make(directory)
-        let error = expectTasksError(openCase.expected, containing: openCase.fragment) {
+        let error = expectTasksError(openCase.expected, containing: [openCase.fragment]) {
             () throws(TasksError) in try VideoSource(url: url, options: openCase.options)
         }
         if let error, !url.isEmpty {
@@ -159,7 +159,7 @@ struct VideoSourceErrorTests {
         let clip = directory.appendingPathComponent("noise.mkv")
         try FFmpegTool.run(["-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-c:v", "mjpeg", "-bsf:v", "noise=amount=1", clip.path])
         let source = try VideoSource(url: clip.path, options: VideoSourceOptions())
-        expectTasksError(.dataLossError, containing: "no frame could be decoded from 10 packets") { () throws(TasksError) in
+        expectTasksError(.dataLossError, containing: ["no frame could be decoded from 10 packets"]) { () throws(TasksError) in
             try source.nextFrame()
         }
     }

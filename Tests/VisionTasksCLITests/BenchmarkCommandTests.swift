@@ -15,16 +15,29 @@ struct BenchmarkCommandTests {
     }
 
     @Test func figuresAndNoLeakAcrossCycles() async throws {
-        let run = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "5", "--cycles", "300",
+        let run = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "15", "--cycles", "300",
                                                  "--format", "json", Fixture.burger])
         #expect(run.status == 0, "\(run)")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
-        #expect(report.runs == 5)
+        #expect(report.runs == 15)
         for timing in [report.createMilliseconds, report.decodeMilliseconds, report.classifyMilliseconds,
                        report.decodeAndClassifyMilliseconds] {
             #expect(timing.median > 0 && timing.median <= timing.p90)
         }
-        #expect(report.decodeAndClassifyMilliseconds.median > report.classifyMilliseconds.median * 0.5)
+        // Decoding plus classifying includes a classification. Wall-clock figures of two phases
+        // measured seconds apart: a busy machine can stretch one phase many-fold (seen: classify
+        // 1084 ms against 274 ms for decode plus classify, at a load of 15 per core), so the
+        // comparison is repeated on fresh figures, up to 3 times, before it fails; a phase that
+        // left out the classification fails every time.
+        var timings = report
+        for attempt in 1...3 {
+            if timings.decodeAndClassifyMilliseconds.median > timings.classifyMilliseconds.median * 0.5 || attempt == 3 { break }
+            let again = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "15", "--cycles", "1",
+                                                       "--format", "json", Fixture.burger])
+            timings = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+        }
+        #expect(timings.decodeAndClassifyMilliseconds.median > timings.classifyMilliseconds.median * 0.5,
+                "decode and classify \(timings.decodeAndClassifyMilliseconds.median) ms, classify \(timings.classifyMilliseconds.median) ms")
         // Each cycle loads a 0.5 MB model copy and allocates tensor buffers: a leak of either
         // would add 150 MB or more over 300 cycles.
         let growth = report.residentBytesAfter - report.residentBytesBefore

@@ -88,7 +88,7 @@ struct ClassifierOptionTests {
         /// MediaPipe's RectF: left, top, right, bottom, normalized.
         let roi: [Double]?
         let rotationDegrees: Int
-        let categories: [Fixture.ExpectedCategory]
+        let categories: [ExpectedCategory]
 
         enum CodingKeys: String, CodingKey {
             case image, roi, categories, rotationDegrees = "rotation_degrees"
@@ -129,19 +129,6 @@ struct ClassifierOptionTests {
     func regionAndRotationMatchMediaPipe(_ item: RegionCase) async throws {
         let categories = try await categories(model: TestData.model(item.model).path, item.options + ["--max-results", "-1"],
                                               image: Fixture.image(item.image))
-        let tolerance = Fixture.jpegTolerance(model: item.model)
-        let rank = Dictionary(categories.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { first, _ in first })
-        for expected in item.categories {
-            let position = try #require(rank[expected.index], "category \(expected.index) missing")
-            let ours = categories[position]
-            #expect(abs(ours.score - expected.score) <= tolerance,
-                    "\(expected.categoryName ?? "-"): \(ours.score), MediaPipe \(expected.score)")
-            #expect(ours.categoryName == expected.categoryName)
-        }
-        for (higher, lower) in zip(item.categories, item.categories.dropFirst()) where higher.score - lower.score > tolerance {
-            if let above = rank[higher.index], let below = rank[lower.index] {
-                #expect(above < below, "\(higher.index) should rank above \(lower.index)")
-            }
-        }
+        expectMatchesReference(categories, item.categories, tolerance: Fixture.jpegTolerance(model: item.model), item.testDescription)
     }
 }

@@ -30,18 +30,6 @@ enum Fixture {
     /// the float model by up to 0.02.
     static func jpegTolerance(model: String) -> Float { model.contains("quant") ? 10.0 / 256 : 0.02 }
 
-    /// A category as MediaPipe's reference files record it.
-    struct ExpectedCategory: Decodable, Sendable {
-        let index: Int
-        let score: Float
-        let categoryName: String?
-        let displayName: String?
-
-        enum CodingKeys: String, CodingKey {
-            case index, score, categoryName = "category_name", displayName = "display_name"
-        }
-    }
-
     /// `expected/mediapipe_image_mode.json`: `{model: {image: [head]}}` or `{model: {"error": text}}`.
     private struct ImageModeHead: Decodable {
         let categories: [ExpectedCategory]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// One image's entry in `classify --format json|jsonl` output, as README documents it:
 /// `{"image", "classifications": [{"headIndex", "headName", "categories": [{"index", "score",
@@ -21,7 +22,7 @@ struct ImageOutcome: Decodable, Equatable, Sendable {
         let categories: [Category]
     }
 
-    struct Category: Decodable, Equatable, Sendable {
+    struct Category: ScoredCategory, Decodable, Equatable, Sendable {
         let index: Int
         let score: Float
         let categoryName: String?

@@ -49,7 +49,7 @@ enum LabelReference {
 
     /// MediaPipe's categories (best first; its order among equal scores is unspecified).
     static func categories(model: String = automlModel, image: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> [Fixture.ExpectedCategory] {
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> [ExpectedCategory] {
         let url = TestData.packageRoot.appendingPathComponent("Tests/Reference/mediapipe_decoded_pixels.json")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let entry = (root?["image_mode"] as? [String: Any])?[model] as? [String: Any]
@@ -57,7 +57,7 @@ enum LabelReference {
                                  sourceLocation: sourceLocation)
         let head = try #require(heads.first, sourceLocation: sourceLocation)
         let data = try JSONSerialization.data(withJSONObject: head["categories"] ?? [])
-        return try JSONDecoder().decode([Fixture.ExpectedCategory].self, from: data)
+        return try JSONDecoder().decode([ExpectedCategory].self, from: data)
     }
 }
 

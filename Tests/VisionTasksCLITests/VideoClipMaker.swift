@@ -161,7 +161,7 @@ enum VideoClipMaker {
     static func ffmpeg(_ arguments: [String]) async throws -> Data {
         let exited = DispatchSemaphore(value: 0)
         return try await runFFmpeg(arguments, terminationHandler: { exited.signal() }) { process in
-            if await !StreamingToolRun.wait(for: exited, seconds: 300) {
+            if await !Waiting.wait(for: exited, safetyNet: 300) {
                 process.terminate()
                 throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")) did not finish within 300 s")
             }

@@ -235,7 +235,7 @@ struct VideoCommandTests {
         #expect(timestamps == reference, "\(run)")
         #expect(timestamps.count > 10 && timestamps.count < 40, "\(timestamps.count) frames before the cut")
         #expect(timestamps.first == 0 && timestamps.allSatisfy { $0 % 100 == 0 && $0 < 4000 }, "frames of the 10 fps clip: \(timestamps)")
-        VideoOutput.expectIncreasing(timestamps)
+        expectIncreasing(timestamps)
         #expect(summary.map(\.frames).reduce(0, +) == frames.count, "\(summary)")
         #expect(summary.first?.fromMilliseconds == 0 && summary.last?.toMilliseconds == timestamps.last, "\(summary)")
         for (span, next) in zip(summary, summary.dropFirst()) {

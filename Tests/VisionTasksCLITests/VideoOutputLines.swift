@@ -102,14 +102,6 @@ enum VideoOutput {
         }
     }
 
-    /// Expects the timestamps to be strictly increasing.
-    static func expectIncreasing(_ timestamps: [Int], sourceLocation: SourceLocation = #_sourceLocation) {
-        for (previous, next) in zip(timestamps, timestamps.dropFirst()) where next <= previous {
-            Issue.record("timestamps not increasing: \(previous) then \(next) in \(timestamps)", sourceLocation: sourceLocation)
-            return
-        }
-    }
-
     /// A table line of a classified frame: `"     100 ms  934 cheeseburger 0.93750 | 927 hot pot 0.01172"`
     /// (timestamp right-aligned in 8 columns, then the first head's categories).
     struct TableFrame: Equatable {

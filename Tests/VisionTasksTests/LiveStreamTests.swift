@@ -4,21 +4,37 @@ import Testing
 import TestSupport
 @testable import VisionTasks
 
-/// Records delegate callbacks, optionally taking a while over each.
+/// Records delegate callbacks; with a `gate`, each callback first waits at it, so that a test
+/// can hold the delegate busy for as long as it needs.
 final class RecordingDelegate: ImageClassifierLiveStreamDelegate, Sendable {
     let calls = Mutex<[(timestamp: Int, top: Int?, error: TasksError?)]>([])
-    let delay: Duration
+    let gate: Gate?
 
-    init(delay: Duration = .zero) { self.delay = delay }
+    init(gate: Gate? = nil) { self.gate = gate }
 
     func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
                          timestampInMilliseconds: Int, error: (any Error)?) {
-        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+        gate?.pass()
         let top = result?.classificationResult.classifications.first?.categories.first?.index
         calls.withLock { $0.append((timestampInMilliseconds, top, error as? TasksError)) }
     }
 
     var timestamps: [Int] { calls.withLock { $0.map(\.timestamp) } }
+}
+
+/// Where a callback waits until the test opens it (once open, it stays open). `entered` is
+/// signalled each time a callback arrives at it.
+final class Gate: Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    private let opened = DispatchSemaphore(value: 0)
+
+    func pass() {
+        entered.signal()
+        opened.wait()
+        opened.signal()  // open for the next one
+    }
+
+    func open() { opened.signal() }
 }
 
 /// MediaPipe's live-stream flow control, delivery order, closing, and concurrency.
@@ -80,7 +96,9 @@ struct LiveStreamTests {
         for timestamp in 0..<200 { try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp) }
         classifier.close()
         let afterClose = delegate.timestamps
-        Thread.sleep(forTimeInterval: 0.1)
+        // Closing again waits for the work and delivery queues once more: a callback still
+        // queued after the first close would have arrived by the time it returns.
+        classifier.close()
         #expect(delegate.timestamps == afterClose, "nothing arrives after close")
         let statistics = classifier.liveStreamStatistics
         #expect(statistics.framesReceived == 200)
@@ -104,21 +122,35 @@ struct LiveStreamTests {
         classifier.close()
     }
 
-    /// A delegate taking 200 ms per callback neither blocks `classifyAsync` nor deadlocks close.
-    @Test func slowDelegateDoesNotStallClassifyAsync() throws {
-        let delegate = RecordingDelegate(delay: .milliseconds(200))
+    /// A delegate held busy in its first callback neither blocks `classifyAsync` nor deadlocks
+    /// close.
+    @Test func slowDelegateDoesNotStallClassifyAsync() async throws {
+        let gate = Gate()
+        let delegate = RecordingDelegate(gate: gate)
         let classifier = try liveClassifier(delegate)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        var slowest = Duration.zero
-        for timestamp in 0..<10 {
-            let start = ContinuousClock.now
-            try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp)
-            slowest = max(slowest, ContinuousClock.now - start)
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(slowest < .milliseconds(100), "classifyAsync took \(slowest)")
+        try classifier.classifyAsync(image: image, timestampInMilliseconds: 0)
+        #expect(await Waiting.wait(for: gate.entered, safetyNet: 120), "the first callback arrived")
+        // Nine more frames while the delegate is held, sent from a thread of their own, so that a
+        // classifyAsync waiting for the delegate fails the test instead of hanging it.
+        let sent = DispatchSemaphore(value: 0)
+        let errors = Mutex<[String]>([])
+        Thread {
+            for timestamp in 1..<10 {
+                do {
+                    try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp)
+                } catch {
+                    errors.withLock { $0.append("\(timestamp): \(error)") }
+                }
+            }
+            sent.signal()
+        }.start()
+        let returned = await Waiting.wait(for: sent, safetyNet: 120)
+        #expect(returned, "classifyAsync waited for the delegate")
+        #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 })")
         #expect(delegate.timestamps.count < 10, "callbacks are still being delivered")
-        classifier.close()  // waits for the queued callbacks (about 2 s)
+        gate.open()
+        classifier.close()  // waits for the queued callbacks
         #expect(delegate.timestamps.count == classifier.liveStreamStatistics.framesProcessed)
     }
 
@@ -151,16 +183,17 @@ struct LiveStreamTests {
         options.baseOptions.modelAssetPath = TestData.model(Self.model).path
         let (classifier, results) = try ImageClassifier.liveStream(options: options)
         let image = try MPImage(contentsOf: TestData.image("burger.jpg"))
+        // Each frame is sent once the previous result has arrived, so none waits or is dropped.
+        var iterator = results.makeAsyncIterator()
+        var seen: [Int] = []
         for timestamp in [10, 20, 30] {
             try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp)
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        classifier.close()
-        var seen: [Int] = []
-        for await outcome in results {
+            guard let outcome = await iterator.next() else { break }
             seen.append(outcome.timestampInMilliseconds)
             #expect((try? outcome.result.get())?.classificationResult.classifications[0].categories.first?.index == 934)
         }
+        classifier.close()
+        while let outcome = await iterator.next() { seen.append(outcome.timestampInMilliseconds) }  // finished by close
         #expect(seen == [10, 20, 30])
     }
 

@@ -6,7 +6,7 @@ import VisionTasks
 
 /// How `MPImage`'s initializers refuse bad input: a `TasksError` with the right code and a
 /// message naming the file or value, never a trap, a hang or another picture.
-@Suite("MPImage errors", .timeLimit(.minutes(1)))
+@Suite("MPImage errors", .hangGuard)
 struct MPImageErrorTests {
     /// One way of making an image that must fail.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -96,17 +96,6 @@ struct MPImageErrorTests {
 
     /// Checks that `item` throws its code and message fragments.
     func expect(_ item: Case, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            _ = try item.make()
-            Issue.record("\(item.id): expected \(item.code), but nothing was thrown", sourceLocation: sourceLocation)
-        } catch let error as TasksError {
-            #expect(error.code == item.code, "\(item.id): \(error)", sourceLocation: sourceLocation)
-            for fragment in item.fragments {
-                #expect(error.message.contains(fragment), "\(item.id): \"\(error.message)\" lacks \"\(fragment)\"",
-                        sourceLocation: sourceLocation)
-            }
-        } catch {
-            Issue.record("\(item.id): expected a TasksError, got \(error)", sourceLocation: sourceLocation)
-        }
+        expectTasksError(item.code, containing: item.fragments, context: item.id, sourceLocation: sourceLocation) { try item.make() }
     }
 }

@@ -145,51 +145,35 @@ extension YUVInputTests {
 
     /// Invalid YUV frames are `invalidArgumentError`s through the public initializers.
     @Suite struct Errors {
-        static func expectInvalid(_ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation,
-                                  _ body: () throws -> MPImage) {
-            do {
-                _ = try body()
-                Issue.record("expected invalidArgumentError containing \(fragments)", sourceLocation: sourceLocation)
-            } catch let error as TasksError {
-                #expect(error.code == .invalidArgumentError, "\(error)", sourceLocation: sourceLocation)
-                for fragment in fragments {
-                    #expect(error.message.contains(fragment), "\"\(error.message)\" lacks \"\(fragment)\"",
-                            sourceLocation: sourceLocation)
-                }
-            } catch {
-                Issue.record("expected a TasksError, got \(error)", sourceLocation: sourceLocation)
-            }
-        }
-
         @Test func wrongPlaneCount() {
             let y = PixelPlane(bytes: Data(count: 16), bytesPerRow: 4)
-            Self.expectInvalid(["Invalid plane count for nv12", "expected 2 (Y, UV), got 1"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Invalid plane count for nv12", "expected 2 (Y, UV), got 1"]) {
                 try MPImage(planes: [y], width: 4, height: 4, format: .nv12)
             }
-            Self.expectInvalid(["Invalid plane count for i420", "expected 3 (Y, U, V), got 2"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Invalid plane count for i420", "expected 3 (Y, U, V), got 2"]) {
                 try MPImage(planes: [y, y], width: 4, height: 4, format: .i420)
             }
         }
 
         @Test func chromaPlaneTooSmall() {
             let y = PixelPlane(bytes: Data(count: 35), bytesPerRow: 7)
-            Self.expectInvalid(["plane 1 (UV) of 7x5 nv12 has 16 bytes", "3 rows (ceil(height 5 / 2)) of 8 bytes", "need 24"]) {
+            expectTasksError(.invalidArgumentError, containing: ["plane 1 (UV) of 7x5 nv12 has 16 bytes", "3 rows (ceil(height 5 / 2)) of 8 bytes", "need 24"]) {
                 try MPImage(planes: [y, PixelPlane(bytes: Data(count: 16), bytesPerRow: 8)], width: 7, height: 5, format: .nv12)
             }
-            Self.expectInvalid(["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12", "2 x ceil(width 7 / 2) = 8"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12", "2 x ceil(width 7 / 2) = 8"]) {
                 try MPImage(planes: [y, PixelPlane(bytes: Data(count: 24), bytesPerRow: 7)], width: 7, height: 5, format: .nv12,
                             colorRange: .full)
             }
         }
 
         @Test func singleBufferTooSmall() {
-            Self.expectInvalid(["Pixel buffer too small: 58 bytes", "7x5 nv21 needs 59"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Pixel buffer too small: 58 bytes", "7x5 nv21 needs 59"]) {
                 try MPImage(pixels: Data(count: 58), width: 7, height: 5, format: .nv21)
             }
-            Self.expectInvalid(["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12 (the Y plane's bytesPerRow)"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12 (the Y plane's bytesPerRow)"]) {
                 try MPImage(pixels: Data(count: 100), width: 7, height: 5, bytesPerRow: 7, format: .nv12)
             }
-            Self.expectInvalid(["Invalid image size 0x5"]) {
+            expectTasksError(.invalidArgumentError, containing: ["Invalid image size 0x5"]) {
                 try MPImage(pixels: Data(count: 100), width: 0, height: 5, format: .yuyv)
             }
         }

@@ -42,11 +42,15 @@ enum FFmpegTool {
         try process.run()
         // Read both pipes to the end before waiting, so that a full pipe cannot stall ffmpeg.
         let errorData = ThreadSafeBox<Data>()
-        let errorReader = Thread { errorData.value = errors.fileHandleForReading.readDataToEndOfFile() }
+        let errorsRead = DispatchSemaphore(value: 0)
+        let errorReader = Thread {
+            errorData.value = errors.fileHandleForReading.readDataToEndOfFile()
+            errorsRead.signal()
+        }
         errorReader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errorData.value == nil { usleep(1_000) }
+        errorsRead.wait()
         guard process.terminationStatus == 0 else {
             throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(String(decoding: errorData.value ?? Data(), as: UTF8.self))")
         }
