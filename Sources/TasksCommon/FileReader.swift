@@ -86,8 +86,9 @@ package enum FileReader {
             let size = Int(status.st_size)
             let limit = kind.maximumByteCount
             guard size <= limit else {
+                let readable = limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
                 throw .invalidArgument("The \(kind.noun) is too large: \(size) bytes is more than the limit of \(limit) bytes "
-                    + "(\(limit >> 20) MiB).", subject: .file(path.description))
+                    + "(\(readable)).", subject: .file(path.description))
             }
             return
         case S_IFDIR: what = "a directory"
