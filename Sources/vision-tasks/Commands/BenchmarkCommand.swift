@@ -110,13 +110,13 @@ struct BenchmarkCommand: ParsableCommand {
         let decodeTiming = try Self.time(runs: runs) { _ = try decode() }
         let classify = try Self.time(runs: runs) { _ = try classifier.classify(image: decoded) }
         let both = try Self.time(runs: runs) { _ = try classifier.classify(image: decode()) }
-        let before = Self.residentBytes()
+        let before = try Self.residentBytes()
         try StandardErrorSilencer.silencing(unless: verbose) {
             for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
         }
         return Report(model: model, image: image.description, threads: threads, runs: runs, createMilliseconds: create,
                       decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
-                      cycles: cycles, residentBytesBefore: before, residentBytesAfter: Self.residentBytes())
+                      cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
     }
 
     /// Runs `body` once to warm up, then `runs` times, timing each.
@@ -134,10 +134,20 @@ struct BenchmarkCommand: ParsableCommand {
                       samples: samples.count)
     }
 
-    /// The process's resident memory, from /proc/self/statm.
-    private static func residentBytes() -> Int {
-        let fields = ((try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "").split(separator: " ")
-        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    /// The process's resident memory, from /proc/self/statm (its second field, in pages).
+    /// - Throws: `TasksError` internal when the file cannot be read or parsed.
+    private static func residentBytes() throws(TasksError) -> Int {
+        let text: String
+        do {
+            text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+        } catch {
+            throw .internal("Could not read the resident memory: \(error).", subject: .file("/proc/self/statm"))
+        }
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count > 1, let pages = Int(fields[1]) else {
+            throw .internal("Unexpected contents: '\(text)'.", subject: .file("/proc/self/statm"))
+        }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     private func printTable(_ report: Report) {
