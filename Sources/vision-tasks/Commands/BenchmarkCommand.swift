@@ -104,7 +104,9 @@ struct BenchmarkCommand: ParsableCommand {
             return MPImage(pixels: decoded.pixels, orientation: decoded.exifOrientation)
         }
         // LiteRT's message at each creation is hidden around the loops that create (unless --verbose).
-        let create = try StandardErrorSilencer.silencing(unless: verbose) { try Self.time(runs: runs) { _ = try ImageClassifier(options: options) } }
+        let create = try StandardErrorSilencer.silencing(unless: verbose) {
+            try Self.time(runs: runs) { _ = try ImageClassifier(options: options) }
+        }
         let classifier = try StandardErrorSilencer.silencing(unless: verbose) { try ImageClassifier(options: options) }
         let decoded = try decode()
         let decodeTiming = try Self.time(runs: runs) { _ = try decode() }
@@ -162,7 +164,8 @@ struct BenchmarkCommand: ParsableCommand {
         line("classify (decoded)", report.classifyMilliseconds)
         line("decode + classify", report.decodeAndClassifyMilliseconds)
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        let growth = mib(report.residentBytesAfter - report.residentBytesBefore)
         StandardStreams.emit("resident memory         \(mib(report.residentBytesBefore)) before, \(mib(report.residentBytesAfter)) "
-            + "after \(report.cycles) create/classify/destroy cycles (growth \(mib(report.residentBytesAfter - report.residentBytesBefore)))")
+            + "after \(report.cycles) create/classify/destroy cycles (growth \(growth))")
     }
 }

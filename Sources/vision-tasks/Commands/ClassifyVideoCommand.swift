@@ -83,13 +83,12 @@ struct ClassifyVideoCommand: ParsableCommand {
                 last = frame.timestampInMilliseconds
                 guard sampler.take(frame.timestampInMilliseconds) else { continue }
                 let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
-                let outcome = Result { () throws(TasksError) in
-                    do {
-                        return try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
-                                                       regionOfInterest: imageProcessing.regionOfInterest)
-                    } catch {
-                        throw TasksError.wrapping(error)
-                    }
+                let outcome: Result<ImageClassifierResult, TasksError>
+                do {
+                    outcome = .success(try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
+                                                               regionOfInterest: imageProcessing.regionOfInterest))
+                } catch {
+                    outcome = .failure(.wrapping(error))
                 }
                 if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
                     spans.add(result)
