@@ -60,8 +60,10 @@ struct LiveCommand: ParsableCommand {
         // Prints results as they arrive, counting the frames that failed.
         let failures = FailureCount()
         let printing = Task.detached {
-            for await outcome in results where printer.print(outcome.result, timestamp: outcome.timestampInMilliseconds) == nil {
-                failures.value.add(1, ordering: .relaxed)
+            for await outcome in results {
+                if printer.print(outcome.result, timestamp: outcome.timestampInMilliseconds) == nil {
+                    failures.value.add(1, ordering: .relaxed)
+                }
             }
         }
         var status: Int32 = 0
