@@ -36,7 +36,8 @@ let package = Package(
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
-        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore"],
+        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
+                                                               "Imaging", "TasksCommon"],
                           path: "Sources/vision-tasks"),
 
         // Tests.

@@ -103,14 +103,16 @@ struct ImageErrorTests {
         #expect(outcomes.allSatisfy { $0.error != nil && $0.classifications == nil })
     }
 
-    /// A region outside the image is a usage error, found before any image is read.
+    /// A region outside the image is a usage error, found before any image is read, with
+    /// MediaPipe's reason (the check is `RegionOfInterest`'s, the library's own).
     @Test func regionOutsideTheImageIsAUsageError() async throws {
         let run = try await VisionTasksTool.run([
             "classify", "--model", Fixture.quantModel, "--roi", "0.5,0.5,0.6,0.6", Fixture.burger,
         ])
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics.first == "error: --roi must lie inside the image, normalized: 0 <= X, 0 <= Y, W > 0, H > 0, "
-            + "X + W <= 1, Y + H <= 1; got '0.5,0.5,0.6,0.6'", "\(run)")
+        #expect(run.diagnostics.first == "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
+            + "Expected RectF values to be in [0,1]. Got left 0.5, top 0.5, right 1.1, bottom 1.1. Given '0.5,0.5,0.6,0.6'.",
+            "\(run)")
     }
 }

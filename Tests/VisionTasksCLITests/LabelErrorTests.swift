@@ -150,7 +150,7 @@ struct LabelUsageErrorTests {
 
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
-    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "-h", "--help"]
+    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--verbose", "-h", "--help"]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
     private func listedOptions(_ help: [String]) -> [String] {

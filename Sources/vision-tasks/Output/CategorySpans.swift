@@ -3,7 +3,7 @@ import VisionTasks
 /// The time ranges over which one category stayed first, for the classify-video summary.
 struct CategorySpans {
     /// A run of consecutive classified frames with the same top category.
-    struct Span: Encodable, Equatable {
+    struct Span: Codable, Equatable {
         /// The top category's name (its index when the model has no labels; "" when no category passed).
         let category: String
         let index: Int?

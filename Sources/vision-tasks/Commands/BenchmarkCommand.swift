@@ -1,0 +1,171 @@
+import Foundation
+import Imaging
+import TasksCommon
+import VisionTasks
+
+/// `vision-tasks benchmark`: times model creation, decoding and classification, and measures
+/// memory across classifier create/destroy cycles. Figures, not pass/fail: compare them with
+/// MediaPipe's on the same machine (`../shared/tools/peer_bench.py`).
+struct BenchmarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "benchmark",
+        abstract: "Time model creation, decoding and classification; check memory across cycles.",
+        usage: "vision-tasks benchmark --model MODEL [--runs N] [--cycles N] [--threads N] [--format table|json] IMAGE",
+        discussion: """
+            Prints medians (and 90th percentiles) in milliseconds of: creating the classifier (load,
+            check and compile the model), decoding IMAGE, classifying the decoded image (preprocessing,
+            inference, postprocessing), and decoding plus classifying, each timed --runs times after one
+            untimed run, with the number of samples next to each figure; then the resident memory before
+            and after N create/classify/destroy cycles of the classifier (a leak shows as growth).
+            """,
+        epilogue: """
+            EXIT STATUS: 0 when every step ran, 1 when the model or image could not be used, 2 for a
+            usage error.
+            """)
+
+    static let runs = Option<Int>(name: "runs", valueName: "N", help: "Timed repetitions of each step.", default: 50,
+                                  defaultDescription: "50", transform: ValueParser.integer("runs", in: ValueRanges.runs))
+    static let cycles = Option<Int>(name: "cycles", valueName: "N", help: "Create/destroy cycles for the memory check.",
+                                    default: 100, defaultDescription: "100",
+                                    transform: ValueParser.integer("cycles", in: ValueRanges.cycles))
+    static let format = OutputFormat.option(allowing: OutputFormat.allCases, help: "table or json (one object).")
+
+    static let optionTable = [ClassifierOptionGroup.model.definition, runs.definition, cycles.definition,
+                              ClassifierOptionGroup.threads.definition, format.definition, StandardOptions.verbose.definition]
+
+    /// The figures, in milliseconds and bytes.
+    struct Report: Codable {
+        let model: String
+        let image: String
+        let threads: Int
+        let runs: Int
+        let createMilliseconds: Timing
+        let decodeMilliseconds: Timing
+        let classifyMilliseconds: Timing
+        let decodeAndClassifyMilliseconds: Timing
+        let cycles: Int
+        let residentBytesBefore: Int
+        let residentBytesAfter: Int
+    }
+
+    /// A median and a 90th percentile, and how many timed runs they come from.
+    struct Timing: Codable {
+        let median: Double
+        let p90: Double
+        let samples: Int
+    }
+
+    let model: String
+    let image: FileSystemPath
+    let runs: Int
+    let cycles: Int
+    let threads: Int
+    let format: OutputFormat
+    let verbose: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        model = try parsed.required(ClassifierOptionGroup.model)
+        guard parsed.positionals.count == 1, let image = parsed.positionals.first else { throw UsageError("give exactly one image") }
+        self.image = image.path
+        runs = try parsed.value(Self.runs)
+        cycles = try parsed.value(Self.cycles)
+        threads = try parsed.value(ClassifierOptionGroup.threads)
+        format = try parsed.value(Self.format)
+        verbose = parsed.isSet(StandardOptions.verbose)
+    }
+
+    func run() -> Int32 {
+        let report: Report
+        do {
+            report = try measure()
+        } catch {
+            StandardStreams.reportError(TasksError.wrapping(error))
+            return 1
+        }
+        guard format == .table else {
+            do {
+                StandardStreams.emit(try JSONText.encode(report))
+                return 0
+            } catch {
+                StandardStreams.reportError(error)
+                return 1
+            }
+        }
+        printTable(report)
+        return 0
+    }
+
+    private func measure() throws -> Report {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = model
+        options.baseOptions.threadCount = threads
+        func decode() throws -> MPImage {
+            let decoded = try ImageDecoder.decode(file: image)
+            return MPImage(pixels: decoded.pixels, orientation: decoded.exifOrientation)
+        }
+        // LiteRT's message at each creation is hidden around the loops that create (unless --verbose).
+        let create = try StandardErrorSilencer.silencing(unless: verbose) {
+            try Self.time(runs: runs) { _ = try ImageClassifier(options: options) }
+        }
+        let classifier = try StandardErrorSilencer.silencing(unless: verbose) { try ImageClassifier(options: options) }
+        let decoded = try decode()
+        let decodeTiming = try Self.time(runs: runs) { _ = try decode() }
+        let classify = try Self.time(runs: runs) { _ = try classifier.classify(image: decoded) }
+        let both = try Self.time(runs: runs) { _ = try classifier.classify(image: decode()) }
+        let before = try Self.residentBytes()
+        try StandardErrorSilencer.silencing(unless: verbose) {
+            for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
+        }
+        return Report(model: model, image: image.description, threads: threads, runs: runs, createMilliseconds: create,
+                      decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
+                      cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
+    }
+
+    /// Runs `body` once to warm up, then `runs` times, timing each.
+    private static func time(runs: Int, _ body: () throws -> Void) throws -> Timing {
+        try body()
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        samples.sort()
+        return Timing(median: samples[samples.count / 2], p90: samples[min(samples.count - 1, samples.count * 9 / 10)],
+                      samples: samples.count)
+    }
+
+    /// The process's resident memory, from /proc/self/statm (its second field, in pages).
+    /// - Throws: `TasksError` internal when the file cannot be read or parsed.
+    private static func residentBytes() throws(TasksError) -> Int {
+        let text: String
+        do {
+            text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
+        } catch {
+            throw .internal("Could not read the resident memory: \(error).", subject: .file("/proc/self/statm"))
+        }
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count > 1, let pages = Int(fields[1]) else {
+            throw .internal("Unexpected contents: '\(text)'.", subject: .file("/proc/self/statm"))
+        }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    private func printTable(_ report: Report) {
+        func line(_ name: String, _ timing: Timing) {
+            StandardStreams.emit(name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                + String(format: "median %8.3f ms   p90 %8.3f ms   (%d samples)", timing.median, timing.p90, timing.samples))
+        }
+        StandardStreams.emit("\(TableText.escaped(report.model)) on \(TableText.escaped(report.image)), "
+            + "\(report.threads) thread(s), \(report.runs) runs")
+        line("create classifier", report.createMilliseconds)
+        line("decode image", report.decodeMilliseconds)
+        line("classify (decoded)", report.classifyMilliseconds)
+        line("decode + classify", report.decodeAndClassifyMilliseconds)
+        let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+        let growth = mib(report.residentBytesAfter - report.residentBytesBefore)
+        StandardStreams.emit("resident memory         \(mib(report.residentBytesBefore)) before, \(mib(report.residentBytesAfter)) "
+            + "after \(report.cycles) create/classify/destroy cycles (growth \(growth))")
+    }
+}

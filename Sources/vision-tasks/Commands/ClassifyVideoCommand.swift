@@ -1,0 +1,129 @@
+import Foundation
+import TasksCommon
+import VideoInput
+import VisionTasks
+
+/// `vision-tasks classify-video`: classifies the frames of a video file in video running mode.
+struct ClassifyVideoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify-video",
+        abstract: "Classify the frames of a video file (MediaPipe's video running mode).",
+        usage: "vision-tasks classify-video VIDEO --model MODEL [--every N | --fps F] [options]",
+        discussion: """
+            Decodes a video file or URL with FFmpeg and classifies its frames as MediaPipe's
+            ImageClassifier does in video mode, with each frame's presentation timestamp from the
+            container (milliseconds). Prints each classified frame, then which category came first
+            over which time range.
+            """,
+        epilogue: """
+            EXIT STATUS: 0 when the video was read to its end (damaged packets are skipped, and a file
+            that ends early is classified up to its end, each with a warning on stderr), 1 when the model
+            or video could not be read or a frame could not be classified (frames already printed stay
+            valid), 2 for a usage error.
+            """)
+
+    static let format = OutputFormat.option(
+        allowing: [.table, .jsonl],
+        help: "table or jsonl: one {\"timestampInMilliseconds\", \"classifications\"} (or \"error\") per frame, then one "
+            + "{\"summary\": [...]}.")
+
+    static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
+        + FrameSamplingOptionGroup.optionTable + [format.definition] + VideoSourceOptionGroup.optionTable
+        + [StandardOptions.verbose.definition]
+
+    let video: String
+    let classifier: ClassifierOptionGroup
+    let imageProcessing: ImageProcessingOptionGroup
+    let sampling: FrameSamplingOptionGroup
+    let format: OutputFormat
+    let source: VideoSourceOptionGroup
+    let verbose: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count == 1, let video = parsed.positionals.first else {
+            throw UsageError("give exactly one video file or URL")
+        }
+        self.video = video.text
+        format = try parsed.value(Self.format)
+        sampling = try FrameSamplingOptionGroup(parsed)
+        imageProcessing = try ImageProcessingOptionGroup(parsed)
+        classifier = try ClassifierOptionGroup(parsed)
+        source = try VideoSourceOptionGroup(parsed)
+        verbose = parsed.isSet(StandardOptions.verbose)
+    }
+
+    func run() -> Int32 {
+        guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
+        else { return 1 }
+        let opened: VideoSource
+        do throws(TasksError) {
+            opened = try VideoSource(url: video, options: source.sourceOptions)
+        } catch {
+            StandardStreams.reportError(error)
+            return 1
+        }
+        return classify(opened, with: classifier)
+    }
+
+    private func classify(_ source: VideoSource, with classifier: ImageClassifier) -> Int32 {
+        let printer = FramePrinter(format: format)
+        var sampler = sampling.sampler
+        var spans = CategorySpans()
+        var status: Int32 = 0
+        var last: Int?
+        var repeated = 0
+        do throws(TasksError) {
+            while let frame = try source.nextFrame() {
+                // Video mode needs increasing times; containers may repeat or reorder them, and
+                // frames less than 1 ms apart round to the same millisecond.
+                if let last, frame.timestampInMilliseconds <= last {
+                    repeated += 1
+                    continue
+                }
+                last = frame.timestampInMilliseconds
+                guard sampler.take(frame.timestampInMilliseconds) else { continue }
+                let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
+                let outcome: Result<ImageClassifierResult, TasksError>
+                do {
+                    outcome = .success(try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
+                                                               regionOfInterest: imageProcessing.regionOfInterest))
+                } catch {
+                    outcome = .failure(.wrapping(error))
+                }
+                if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
+                    spans.add(result)
+                } else {
+                    status = 1
+                }
+            }
+        } catch {
+            StandardStreams.reportError(error)
+            status = 1
+        }
+        Self.warnAboutDamage(source, lastTimestamp: last)
+        if repeated > 0 {
+            StandardStreams.warn("warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
+                + "increase (repeated or reordered in the container, or less than 1 ms apart)")
+        }
+        printer.printSummary(spans.spans)
+        return status
+    }
+
+    /// Says on stderr when the results cover less than the whole video: damaged packets were
+    /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
+    /// players carry on in both cases, and so does this command (exit status 0).
+    static func warnAboutDamage(_ source: VideoSource, lastTimestamp: Int?) {
+        var warnings: [String] = []
+        if source.damagedPacketCount > 0 {
+            warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")
+        }
+        let frameInterval = source.frameRate.map { 1000 / max($0, 1) } ?? 100
+        if let duration = source.durationInMilliseconds, let lastTimestamp,
+           Double(duration - lastTimestamp) > 3 * frameInterval + 100 {
+            warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
+        }
+        guard !warnings.isEmpty else { return }
+        StandardStreams.warn("warning: \(TableText.escaped(source.url)): \(warnings.joined(separator: "; ")); "
+            + "the results cover only the frames that decoded")
+    }
+}

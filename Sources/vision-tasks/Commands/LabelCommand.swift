@@ -1,0 +1,94 @@
+import Foundation
+import ImageLabeling
+import TasksCommon
+
+/// `vision-tasks label`: labels image files and folders with ML Kit's image labeler, for an
+/// AutoML Vision Edge export (`--manifest`) or a custom model with metadata (`--model`).
+struct LabelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "label",
+        abstract: "Label image files and folders with an AutoML export or a custom model (ML Kit).",
+        usage: "vision-tasks label (--manifest MANIFEST | --model MODEL) [options] IMAGE_OR_FOLDER...",
+        discussion: """
+            Labels JPEG, PNG and WebP images (folders are searched recursively) as ML Kit's image
+            labeler does: labels with a confidence at or above the threshold, highest first.
+            """,
+        epilogue: """
+            EXIT STATUS: 0 when every image was labeled, 1 when any failed or the model could not be
+            loaded, 2 for a usage error (an unknown option, a malformed or out-of-range value, no image,
+            a folder without images).
+            """)
+
+    static let manifest = Option<String?>(
+        name: "manifest", valueName: "PATH",
+        help: "An AutoML Vision Edge export's manifest.json (labels from its labels file, such as dict.txt).")
+    static let model = Option<String?>(name: "model", valueName: "PATH", help: "A custom .tflite model (labels from its metadata).")
+    static let confidence = Option<Float?>(
+        name: "confidence", valueName: "T",
+        help: "The confidence threshold in [\(Int(ValueRanges.confidence.lowerBound)), \(Int(ValueRanges.confidence.upperBound))]. "
+            + "Default: 0.5 for AutoML exports; for custom models the model's metadata threshold, else 0.",
+        default: nil,
+        transform: ValueParser.number("confidence") { threshold throws(UsageError) in
+            guard ValueRanges.confidence.contains(threshold) else { throw UsageError("--confidence must be in [0, 1], got \(threshold)") }
+        })
+    static let maxResults = Option<Int>(name: "max-results", valueName: "N", help: "At most N labels per image.", default: 10,
+                                        defaultDescription: "10",
+                                        transform: ValueParser.integer("max-results", in: ValueRanges.labelCount))
+    static let format = OutputFormat.option(
+        allowing: OutputFormat.allCases,
+        help: "table, json (one array) or jsonl (one object per line); each object is {\"image\", \"labels\": [{\"text\", "
+            + "\"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}.")
+
+    static let optionTable = [manifest.definition, model.definition, confidence.definition, maxResults.definition,
+                              format.definition, StandardOptions.verbose.definition]
+
+    /// Where the model and labels come from.
+    enum Source {
+        case manifest(String)
+        case model(String)
+    }
+
+    let source: Source
+    let confidence: Float?
+    let maxResults: Int
+    let format: OutputFormat
+    let verbose: Bool
+    let images: [FileSystemPath]
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        format = try parsed.value(Self.format)
+        switch (try parsed.value(Self.manifest), try parsed.value(Self.model)) {
+        case (let manifest?, nil): source = .manifest(manifest)
+        case (nil, let model?): source = .model(model)
+        case (nil, nil): throw UsageError("--manifest or --model is required")
+        case (_?, _?): throw UsageError("give --manifest or --model, not both")
+        }
+        confidence = try parsed.value(Self.confidence)
+        maxResults = try parsed.value(Self.maxResults)
+        verbose = parsed.isSet(StandardOptions.verbose)
+        images = parsed.positionals.map(\.path)
+        guard !images.isEmpty else { throw UsageError("no image given") }
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        let inputs = try ImageFileList.expand(images)
+        guard let labeler = ModelLoading.load(verbose: verbose, { try ImageLabeler(options: labelerOptions) }) else { return 1 }
+        return OutcomePrinter.run(inputs, format: format) { path in
+            do {
+                return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
+            } catch {
+                return .error(TasksError.wrapping(error, subject: .file(path.description)))
+            }
+        }
+    }
+
+    private var labelerOptions: CommonImageLabelerOptions {
+        let options: CommonImageLabelerOptions = switch source {
+        case .manifest(let path): AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: path))
+        case .model(let path): CustomImageLabelerOptions(localModel: LocalModel(path: path))
+        }
+        options.confidenceThreshold = confidence.map { NSNumber(value: $0) }
+        options.maxResultCount = maxResults
+        return options
+    }
+}

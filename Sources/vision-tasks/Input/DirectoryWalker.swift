@@ -1,0 +1,111 @@
+import Glibc
+import TasksCommon
+
+/// Finds the image files under a folder with `opendir`/`readdir` on byte paths, so that names
+/// that are not UTF-8 are found as they are (Foundation's `FileManager` goes through `String`).
+///
+/// Rules: recursive; an entry is an image when its extension is .jpg, .jpeg, .png or .webp in
+/// any case and it is not a folder (a symbolic link to a photo is a photo; a link to a folder
+/// is not followed, so links cannot make a cycle); a folder named like an image is searched.
+/// A folder that cannot be read (no permission, a path longer than PATH_MAX, ...) is an
+/// `ImageInput.unreadable` entry: reported, never skipped. Entries are sorted by their path's
+/// bytes.
+enum DirectoryWalker {
+    /// The extensions searched for, lower-cased.
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    /// How messages call what the walk reads (`FileReader`'s messages for a failed call).
+    private static let folderKind = FileKind(noun: "folder", maximumByteCount: .max)
+
+    /// The images under `root`, and the folders under it that could not be read.
+    static func images(under root: FileSystemPath) -> [ImageInput] {
+        var found: [ImageInput] = []
+        walk(root, into: &found)
+        return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    }
+
+    /// What a directory entry is, as far as the walk cares.
+    private enum EntryKind {
+        /// A folder to search (not a link to one).
+        case folder
+        /// A link to a folder: not followed.
+        case linkedFolder
+        /// Anything else: an image when its extension says so.
+        case file
+    }
+
+    private static func walk(_ folder: FileSystemPath, into found: inout [ImageInput]) {
+        // Each folder is read whole and closed before its sub-folders are walked, so a deep
+        // tree holds one descriptor at a time.
+        let entries: [(name: [UInt8], kind: EntryKind)]
+        do throws(TasksError) {
+            entries = try read(folder)
+        } catch {
+            found.append(.unreadable(folder, error))
+            return
+        }
+        for entry in entries {
+            let path = folder.appending(entry.name)
+            switch entry.kind {
+            case .folder: walk(path, into: &found)
+            case .linkedFolder: continue
+            case .file: if extensions.contains(path.lowercasedExtension) { found.append(.file(path)) }
+            }
+        }
+    }
+
+    /// The names and kinds of a folder's entries, without "." and "..".
+    /// The corresponding C functions are `opendir`, `readdir`, `fstatat` and `closedir`.
+    private static func read(_ folder: FileSystemPath) throws(TasksError) -> [(name: [UInt8], kind: EntryKind)] {
+        guard let directory = folder.withCString({ opendir($0) }) else { throw error(errno: errno, folder: folder) }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
+        var entries: [(name: [UInt8], kind: EntryKind)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw error(errno: errno, folder: folder) }
+                return entries
+            }
+            // Borrowed: the entry lives until the next readdir; its name is copied at once.
+            var nameField = entry.pointee.d_name
+            let name = withUnsafeBytes(of: &nameField) { Array($0.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            entries.append((name, kind(of: name, type: entry.pointee.d_type, in: descriptor)))
+        }
+    }
+
+    /// The entry's kind from `readdir`'s type, asking `fstatat` (relative to the open folder,
+    /// so the path's length does not matter) for links and file systems that leave it unknown.
+    private static func kind(of name: [UInt8], type: UInt8, in descriptor: Int32) -> EntryKind {
+        func status(following: Bool) -> mode_t? {
+            var status = stat()
+            let result = (name + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    fstatat(descriptor, $0.baseAddress!, &status, following ? 0 : AT_SYMLINK_NOFOLLOW)
+                }
+            }
+            return result == 0 ? status.st_mode & S_IFMT : nil
+        }
+        switch Int(type) {
+        case Int(DT_DIR): return .folder
+        case Int(DT_LNK): return status(following: true) == S_IFDIR ? .linkedFolder : .file
+        case Int(DT_UNKNOWN):
+            switch status(following: false) {
+            case S_IFDIR: return .folder
+            case S_IFLNK: return status(following: true) == S_IFDIR ? .linkedFolder : .file
+            default: return .file
+            }
+        default: return .file
+        }
+    }
+
+    /// The error for a folder that could not be read: `FileReader`'s wording, and for a path
+    /// over PATH_MAX its length.
+    private static func error(errno code: Int32, folder: FileSystemPath) -> TasksError {
+        guard code == ENAMETOOLONG else { return FileReader.error(errno: code, path: folder, kind: folderKind) }
+        return .invalidArgument("The folder cannot be opened: its path is \(folder.bytes.count) bytes, longer than "
+            + "the system accepts (PATH_MAX, \(PATH_MAX) bytes with the final NUL); its images were not searched.",
+                                subject: .file(folder.description))
+    }
+}

@@ -1,0 +1,33 @@
+import Glibc
+import TasksCommon
+
+/// Expands the image arguments of classify and label: files as given, folders into the image
+/// files under them (`DirectoryWalker`).
+enum ImageFileList {
+    /// Each argument as a file, or the images under it when it is a folder (a symbolic link to
+    /// a folder is followed). A path that does not exist is kept, so that it is reported like
+    /// any unreadable file.
+    /// - Throws: `UsageError` for a folder that holds no image file and nothing unreadable.
+    static func expand(_ arguments: [FileSystemPath]) throws(UsageError) -> [ImageInput] {
+        var inputs: [ImageInput] = []
+        for path in arguments {
+            guard isFolder(path) else {
+                inputs.append(.file(path))
+                continue
+            }
+            let found = DirectoryWalker.images(under: path)
+            guard !found.isEmpty else {
+                throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(path.description))")
+            }
+            inputs += found
+        }
+        return inputs
+    }
+
+    /// Whether `path` is a folder, following symbolic links (a link to a photo is a photo).
+    /// The corresponding C function is `stat`.
+    private static func isFolder(_ path: FileSystemPath) -> Bool {
+        var status = stat()
+        return path.withCString { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+}

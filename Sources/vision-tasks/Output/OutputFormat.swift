@@ -1,0 +1,10 @@
+/// How results are printed.
+enum OutputFormat: String, CaseIterable, Sendable {
+    /// Readable text: a table per image (after MediaPipe's ImageClassifierResult example), a
+    /// line per frame. Errors go to stderr.
+    case table
+    /// One JSON array of all images, printed at the end.
+    case json
+    /// One JSON object per image or frame and line, printed as each is done.
+    case jsonl
+}

@@ -1,0 +1,40 @@
+/// Text for the table format, where a line is a result: names and paths with their control
+/// characters escaped, and aligned columns.
+enum TableText {
+    /// `text` with control characters (and the Unicode line and paragraph separators) written
+    /// as Swift escapes: a newline as `\n`, a tab as `\t`, ESC as `\u{1B}`. A file or category
+    /// name can then neither start a line that looks like another result nor move the cursor.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                result += scalar.escaped(asASCII: false)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// The rows under a header, each column as wide as its widest cell: the first and last
+    /// columns right-aligned (numbers), the others left-aligned. Cells must be escaped already.
+    static func aligned(header: [String], rows: [[String]], indent: String) -> [String] {
+        let table = [header] + rows
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        return table.map { row in
+            let cells = row.enumerated().map { column, text in
+                let padding = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 || column == row.count - 1 ? padding + text : text + padding
+            }
+            return indent + cells.joined(separator: "  ")
+        }
+    }
+}

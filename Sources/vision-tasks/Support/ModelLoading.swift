@@ -1,0 +1,23 @@
+import TasksCommon
+
+/// Creates a classifier or labeler the way every command does: quietly unless `--verbose`
+/// (`StandardErrorSilencer`), reporting a failure on stderr.
+enum ModelLoading {
+    /// The value `make` creates, or nil after reporting its error.
+    static func load<Value>(verbose: Bool, _ make: () throws -> Value) -> Value? {
+        do {
+            return try StandardErrorSilencer.silencing(unless: verbose, make)
+        } catch {
+            StandardStreams.reportError(TasksError.wrapping(error))
+            return nil
+        }
+    }
+}
+
+extension TasksError {
+    /// `error` when it is a `TasksError` (the libraries throw only these), else an unknown
+    /// error with its description, naming `subject`.
+    static func wrapping(_ error: any Error, subject: Subject? = nil) -> TasksError {
+        error as? TasksError ?? TasksError(.unknownError, "\(error)", subject: subject)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `benchmark --runs N`: every step is timed N times, model creation included, and each
+/// figure says how many samples it comes from.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct BenchmarkSampleCountTests {
+    /// `--runs N` times every step N times (model creation too) and says so next to each figure.
+    @Test func everyStepIsTimedRunsTimesWithTheSampleCount() async throws {
+        let json = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
+                                                  "--format", "json", Fixture.burger])
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        for step in ["createMilliseconds", "decodeMilliseconds", "classifyMilliseconds", "decodeAndClassifyMilliseconds"] {
+            let timing = object[step] as? [String: Any]
+            #expect(timing.map { Set($0.keys) } == ["median", "p90", "samples"], "\(step): \(json)")
+            #expect(timing?["samples"] as? Int == 7, "\(step): \(json)")
+        }
+
+        let table = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
+                                                   Fixture.burger])
+        #expect(table.status == 0, "\(table)")
+        let rows = table.stdoutLines.filter { $0.contains(" median ") }
+        #expect(rows.count == 4 && rows.allSatisfy { $0.hasSuffix("   (7 samples)") }, "\(table)")
+    }
+}
