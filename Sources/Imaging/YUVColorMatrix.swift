@@ -32,9 +32,12 @@
 /// 2.112 u). BT.601's row gives exactly the values this project used before matrices existed.
 /// Checked against FFmpeg 5.1's `ffmpeg -f rawvideo -pix_fmt yuv444p ... -vf
 /// scale=in_color_matrix=bt709:in_range=tv|pc -sws_flags accurate_rnd+full_chroma_int+bitexact
-/// -pix_fmt rgb24` by the tests, with the same single exception as for BT.601: where a channel's
-/// exact value is 512 or more (far out of gamut), swscale's 32-bit intermediate overflows and
-/// gives 0, while this conversion saturates to 255.
+/// -pix_fmt rgb24` for all 2^24 (Y, U, V) of every matrix and range: identical in full range;
+/// in video range identical but for the same exception as BT.601's, where a channel's exact
+/// value is 512 or more (far out of gamut: Y near 255 with extreme chroma), swscale's 32-bit
+/// intermediate overflows and gives 0 while this conversion saturates to 255 (33,024 triples
+/// for BT.601, 70,144 for BT.709, 83,968 for BT.2020, 55,552 for SMPTE 240M, 35,840 for FCC).
+/// The tests compare a grid of the cube with the `ffmpeg` command at test time.
 ///
 /// BT.2020 is its non-constant-luminance form (`bt2020nc`); a constant-luminance stream is
 /// read with the same matrix, as libswscale reads it.
