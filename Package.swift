@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
+        .library(name: "VideoInput", targets: ["VideoInput"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -28,11 +29,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
                              .linkedLibrary("swscale"), .linkedLibrary("avdevice")]
         ),
-        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon"]),
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "VisionTasks"]),
+        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput"],
                           path: "Sources/vision-tasks"),
 
@@ -41,7 +42,8 @@ let package = Package(
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "TestSupport"]),
+        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "VisionTasks", "TestSupport"]),
+        .testTarget(name: "VideoInputPublicAPITests", dependencies: ["VideoInput", "VisionTasks"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "Imaging", "LiteRT", "TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),

@@ -25,7 +25,7 @@ struct PlaneLayout: Sendable, Equatable {
 
 extension PixelFormat {
     /// Whether the pixels are Y'CbCr, converted to RGB with a `YUVColorRange` and `YUVColorMatrix`.
-    var isYUV: Bool {
+    package var isYUV: Bool {
         switch self {
         case .rgba8, .bgra8, .rgb8, .gray8: false
         case .nv12, .nv21, .i420, .i444, .yuyv: true
