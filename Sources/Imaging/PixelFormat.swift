@@ -33,8 +33,8 @@ public enum PixelFormat: Sendable {
     /// `kCVPixelFormatType_422YpCbCr8_yuvs`, V4L2's `YUYV`, FFmpeg's `yuyv422`.
     case yuyv
     /// 4:4:4 in three planes: Y, then U, then V, each `width` x `height` bytes (no chroma
-    /// subsampling). As `kCVPixelFormatType_444YpCbCr8` split into planes, FFmpeg's `yuv444p`
-    /// (what lossless and high-quality video, such as FFV1 or H.264 High 4:4:4, decodes to).
+    /// subsampling). As FFmpeg's `yuv444p`: what 4:4:4 JPEGs, lossless video (FFV1) and
+    /// H.264/HEVC 4:4:4 profiles decode to.
     case i444
 
     /// The bytes one pixel occupies: 4, 4, 3 or 1 for the RGB and gray formats. For the YUV

@@ -3,19 +3,21 @@ import VisionTasks
 
 /// One decoded video frame: its picture, ready for `ImageClassifier`, and when it is shown.
 ///
-/// The picture keeps the decoder's pixels: YUV frames stay YUV (4:2:0 as `.i420` or `.nv12`,
-/// 4:4:4 as `.i444`, packed 4:2:2 as `.yuyv`), tagged with the stream's `YUVColorRange` and
-/// `YUVColorMatrix`, and are converted to RGB only where the classifier samples them; RGB and
-/// gray frames stay RGB and gray. See `VideoSource.nextFrame()` for which decoder formats are
-/// repacked first.
+/// The picture keeps the decoder's pixels: YUV frames stay YUV (4:2:0 as `.i420`, `.nv12` or
+/// `.nv21`, 4:4:4 as `.i444`, packed 4:2:2 as `.yuyv`), tagged with the stream's
+/// `YUVColorRange` and `YUVColorMatrix`, and are converted to RGB only where the classifier
+/// samples them; RGB and gray frames stay RGB and gray. See `VideoSource.nextFrame()` for which
+/// decoder formats are repacked first.
 ///
 /// A value: `Sendable`, safe to hand to another task or thread (for example to classify while
 /// the next frame decodes).
 public struct VideoFrame: Sendable {
-    /// The frame's picture as stored in the stream (not rotated), with `orientation` telling
-    /// how to turn it upright; pass it to `ImageClassifier.classify(videoFrame:timestampInMilliseconds:)`
-    /// (video running mode) or `classifyAsync(image:timestampInMilliseconds:)` (live stream).
-    /// Its size is the frame's own, in pixels (`image.width`, `image.height`).
+    /// The frame's picture as stored in the stream (not rotated), with `image.orientation`
+    /// telling how to turn it upright (from the display matrix of the frame or the stream, the
+    /// rotation tag of phone videos; `.up` when there is none). Pass it to
+    /// `ImageClassifier.classify(videoFrame:timestampInMilliseconds:)` (video running mode) or
+    /// `classifyAsync(image:timestampInMilliseconds:)` (live stream); the classifier applies the
+    /// orientation. Its size is the frame's own, in pixels (`image.width`, `image.height`).
     public let image: MPImage
     /// When the frame is shown, in milliseconds from the start of the video stream (the first
     /// frame is about 0): the frame's presentation timestamp from the container

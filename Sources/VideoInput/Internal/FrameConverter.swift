@@ -43,8 +43,8 @@ final class FrameConverter {
     /// - Parameters:
     ///   - frame: A decoded video frame.
     ///   - source: The URL or path, for error messages.
-    /// - Returns: An image of the frame's width and height in `FrameLayout(format).pixelFormat`,
-    ///   with the frame's range and matrix (`FrameColor`).
+    /// - Returns: An image of the frame's width and height in the `PixelFormat` its
+    ///   `FrameLayout` names, with the frame's range and matrix (`FrameColor`).
     /// - Throws: `TasksError` `invalidArgumentError` when the frame's size or pixel format
     ///   cannot be handled or is over Imaging's limits, `internalError` when libswscale fails.
     func pixels(of frame: UnsafePointer<AVFrame>, source: String) throws(TasksError) -> PixelImage {
@@ -73,6 +73,7 @@ final class FrameConverter {
         let status = withUnsafeMutableBytes(of: &rowBytes) { buffer in
             av_image_fill_linesizes(buffer.baseAddress!.assumingMemoryBound(to: Int32.self), format, width)
         }
+        // The descriptor is static FFmpeg data.
         guard status >= 0, let chromaShift = av_pix_fmt_desc_get(format)?.pointee.log2_chroma_h else {
             throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure) '\(source)': cannot lay out a \(width)x\(height) \(Self.name(of: format)) frame (\(FFmpegError.description(of: status))).")
         }

@@ -49,13 +49,6 @@ enum FrameLayout: Equatable {
         }
     }
 
-    /// The format of the `PixelImage` made from a frame.
-    var pixelFormat: PixelFormat {
-        switch self {
-        case .copied(let format), .repacked(_, let format): format
-        }
-    }
-
     /// Whether a described format holds Y'CbCr with chroma: not RGB, palette, Bayer, a
     /// hardware surface or XYZ, and with at least 3 components (gray has 1, gray with alpha 2).
     private static func isYUV(_ descriptor: UnsafePointer<AVPixFmtDescriptor>) -> Bool {
