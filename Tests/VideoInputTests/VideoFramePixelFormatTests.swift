@@ -237,27 +237,31 @@ struct VideoFramePixelFormatTests {
 
     // MARK: The mapping tables
 
+    /// FFmpeg's names of colour spaces (`av_color_space_name`), so that the cases read as ffprobe prints them.
     @Test("AVColorSpace maps to the matrix libswscale would use", arguments: [
-        (AVCOL_SPC_BT709, YUVColorMatrix.bt709), (AVCOL_SPC_BT470BG, .bt601), (AVCOL_SPC_SMPTE170M, .bt601),
-        (AVCOL_SPC_UNSPECIFIED, .bt601), (AVCOL_SPC_BT2020_NCL, .bt2020), (AVCOL_SPC_BT2020_CL, .bt2020),
-        (AVCOL_SPC_SMPTE240M, .smpte240m), (AVCOL_SPC_FCC, .fcc), (AVCOL_SPC_RGB, .bt601), (AVCOL_SPC_YCGCO, .bt601),
-        (AVCOL_SPC_ICTCP, .bt601), (AVCOL_SPC_CHROMA_DERIVED_NCL, .bt601), (AVCOL_SPC_RESERVED, .bt601),
-    ] as [(AVColorSpace, YUVColorMatrix)])
-    func colorSpaces(space: AVColorSpace, matrix: YUVColorMatrix) {
-        #expect(FrameColor.matrix(of: space) == matrix)
+        ("bt709", YUVColorMatrix.bt709), ("bt470bg", .bt601), ("smpte170m", .bt601), ("unknown", .bt601),
+        ("bt2020nc", .bt2020), ("bt2020c", .bt2020), ("smpte240m", .smpte240m), ("fcc", .fcc), ("gbr", .bt601),
+        ("ycgco", .bt601), ("ictcp", .bt601), ("chroma-derived-nc", .bt601), ("reserved", .bt601),
+    ])
+    func colorSpaces(name: String, matrix: YUVColorMatrix) throws {
+        let space = av_color_space_from_name(name)
+        try #require(space >= 0, "FFmpeg knows \(name)")
+        #expect(FrameColor.matrix(of: AVColorSpace(rawValue: UInt32(space))) == matrix)
     }
 
+    /// FFmpeg's names of pixel formats and ranges (`av_get_pix_fmt`, `av_color_range_from_name`).
     @Test("the stated range wins; unstated, yuvj formats are full range", arguments: [
-        (AV_PIX_FMT_YUV420P, AVCOL_RANGE_UNSPECIFIED, YUVColorRange.video), (AV_PIX_FMT_YUV420P, AVCOL_RANGE_JPEG, .full),
-        (AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, .video), (AV_PIX_FMT_YUVJ420P, AVCOL_RANGE_UNSPECIFIED, .full),
-        (AV_PIX_FMT_YUVJ422P, AVCOL_RANGE_UNSPECIFIED, .full), (AV_PIX_FMT_YUVJ420P, AVCOL_RANGE_MPEG, .video),
-        (AV_PIX_FMT_NV12, AVCOL_RANGE_JPEG, .full), (AV_PIX_FMT_NV12, AVCOL_RANGE_UNSPECIFIED, .video),
-    ] as [(AVPixelFormat, AVColorRange, YUVColorRange)])
-    func ranges(format: AVPixelFormat, stated: AVColorRange, range: YUVColorRange) throws {
+        ("yuv420p", "unknown", YUVColorRange.video), ("yuv420p", "pc", .full), ("yuv420p", "tv", .video),
+        ("yuvj420p", "unknown", .full), ("yuvj422p", "unknown", .full), ("yuvj420p", "tv", .video),
+        ("nv12", "pc", .full), ("nv12", "unknown", .video),
+    ])
+    func ranges(format: String, stated: String, range: YUVColorRange) throws {
         let frame = try #require(av_frame_alloc())
         defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
-        frame.pointee.format = format.rawValue
-        frame.pointee.color_range = stated
+        frame.pointee.format = av_get_pix_fmt(format).rawValue
+        let statedRange = av_color_range_from_name(stated)
+        try #require(frame.pointee.format >= 0 && statedRange >= 0)
+        frame.pointee.color_range = AVColorRange(rawValue: UInt32(statedRange))
         #expect(FrameColor.range(of: frame) == range)
     }
 
