@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
+        .library(name: "VideoInput", targets: ["VideoInput"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -28,7 +29,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
                              .linkedLibrary("swscale"), .linkedLibrary("avdevice")]
         ),
-        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon"]),
 
         // The classification pipeline both public APIs stand on.
         .target(name: "ClassificationCore", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
@@ -36,6 +36,7 @@ let package = Package(
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
+        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
                                                                "Imaging", "TasksCommon"],
                           path: "Sources/vision-tasks"),
@@ -45,7 +46,8 @@ let package = Package(
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
-        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "TestSupport"]),
+        .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "VisionTasks", "TestSupport"]),
+        .testTarget(name: "VideoInputPublicAPITests", dependencies: ["VideoInput", "VisionTasks"]),
         .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "ClassificationCore", "Imaging", "LiteRT", "TFLiteMetadata",
                                                        "TestSupport"]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),

@@ -7,17 +7,18 @@ extension PixelImage {
     ///
     /// - Parameters:
     ///   - planes: One plane per `format.planeNames` entry, in that order: 2 for NV12 and NV21
-    ///     (Y, then the chroma pairs), 3 for I420 (Y, U, V), 1 otherwise. Only the bytes each
-    ///     plane's geometry covers are copied.
+    ///     (Y, then the chroma pairs), 3 for I420 and I444 (Y, U, V), 1 otherwise. Only the bytes
+    ///     each plane's geometry covers are copied.
     ///   - width: Pixels per row, > 0.
     ///   - height: Rows, > 0.
     ///   - format: The pixel layout.
     ///   - colorRange: The range of YUV values; ignored for the RGB and gray formats.
+    ///   - colorMatrix: The matrix of YUV values; ignored for the RGB and gray formats.
     /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the
     ///   limits (`checkSize`), a plane count that does not match the format, or a plane whose `bytesPerRow` or byte count is
     ///   too small, naming the plane and the values.
     package init(copying planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
-                 colorRange: YUVColorRange = .video) throws(TasksError) {
+                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
         let shapes = try Self.shapes(width: width, height: height, format: format)
         guard planes.count == shapes.count else {
             throw .invalidArgument(
@@ -36,7 +37,8 @@ extension PixelImage {
             layouts.append(PlaneLayout(offset: bytes.count, bytesPerRow: plane.bytesPerRow))
             bytes.append(contentsOf: plane.bytes.prefix(needed))
         }
-        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange, planes: layouts)
+        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
+                  colorMatrix: colorMatrix, planes: layouts)
     }
 
     /// Checks the geometry of an image held in one buffer and returns where its planes lie and
@@ -44,8 +46,8 @@ extension PixelImage {
     ///
     /// The planes follow one another: each but the last takes `rows x stride` bytes, the last
     /// may omit the padding of its last row. With `bytesPerRow` given, the Y plane (or the only
-    /// plane) has that stride, NV12/NV21's chroma plane the same, and I420's U and V planes
-    /// `ceil(bytesPerRow / 2)`. With nil, every plane's rows are exactly as long as its pixels
+    /// plane) has that stride, NV12/NV21's chroma plane and I444's U and V planes the same, and
+    /// I420's U and V planes `ceil(bytesPerRow / 2)`. With nil, every plane's rows are exactly as long as its pixels
     /// (FFmpeg's rawvideo layout: `av_image_fill_arrays` with alignment 1).
     ///
     /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the

@@ -23,8 +23,10 @@ package struct PixelImage: Sendable {
     package let bytes: [UInt8]
     /// The range of the Y, U and V values (only used by the YUV formats).
     package let colorRange: YUVColorRange
+    /// The matrix that converts the Y, U and V values to RGB (only used by the YUV formats).
+    package let colorMatrix: YUVColorMatrix
     /// Where each plane lies in `bytes`: one plane at offset 0 for the RGB and gray formats and
-    /// YUYV, two for NV12 and NV21, three for I420.
+    /// YUYV, two for NV12 and NV21, three for I420 and I444.
     let planes: [PlaneLayout]
 
     /// Creates an image that takes over `bytes`, checking the geometry.
@@ -38,57 +40,60 @@ package struct PixelImage: Sendable {
     ///     for rows without padding.
     ///   - format: The pixel layout.
     ///   - colorRange: The range of YUV values; ignored for the RGB and gray formats.
+    ///   - colorMatrix: The matrix of YUV values; ignored for the RGB and gray formats.
     /// - Throws: `TasksError` `invalidArgumentError` naming the bad value when a dimension
     ///   is not positive, a side is over `ImageDecoder.maxSideLength` or the image over
     ///   `ImageDecoder.maxPixelCount`, `bytesPerRow` is too small, or `bytes` is too short.
     package init(bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video) throws(TasksError) {
+                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
         let layout = try Self.contiguousLayout(byteCount: bytes.count, width: width, height: height,
                                                bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange, planes: layout.planes)
+        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
+                  colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `buffer`.
     ///
-    /// - Parameters: as `init(bytes:width:height:bytesPerRow:format:colorRange:)`; only the
-    ///   bytes the geometry covers are copied (for RGB and gray,
+    /// - Parameters: as `init(bytes:width:height:bytesPerRow:format:colorRange:colorMatrix:)`;
+    ///   only the bytes the geometry covers are copied (for RGB and gray,
     ///   `bytesPerRow * (height - 1) + width * bytesPerPixel`).
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
     package init(copying buffer: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video) throws(TasksError) {
+                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
         let layout = try Self.contiguousLayout(byteCount: buffer.count, width: width, height: height,
                                                bytesPerRow: bytesPerRow, format: format)
         self.init(unchecked: Array(buffer[0..<layout.byteCount]), width: width, height: height, format: format,
-                  colorRange: colorRange, planes: layout.planes)
+                  colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `data`.
     ///
-    /// - Parameters: as `init(copying:width:height:bytesPerRow:format:colorRange:)`.
+    /// - Parameters: as `init(copying:width:height:bytesPerRow:format:colorRange:colorMatrix:)`.
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
     package init(copying data: Data, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video) throws(TasksError) {
+                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
         let layout = try Self.contiguousLayout(byteCount: data.count, width: width, height: height,
                                                bytesPerRow: bytesPerRow, format: format)
         self.init(unchecked: [UInt8](data.prefix(layout.byteCount)), width: width, height: height, format: format,
-                  colorRange: colorRange, planes: layout.planes)
+                  colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an RGB or gray image without checks; the caller guarantees the geometry.
     init(unchecked bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) {
         self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: .video,
-                  planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow)])
+                  colorMatrix: .bt601, planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow)])
     }
 
     /// Creates an image of any format without checks; the caller guarantees the planes.
     init(unchecked bytes: [UInt8], width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
-         planes: [PlaneLayout]) {
+         colorMatrix: YUVColorMatrix, planes: [PlaneLayout]) {
         self.bytes = bytes
         self.width = width
         self.height = height
         self.bytesPerRow = planes[0].bytesPerRow
         self.format = format
         self.colorRange = colorRange
+        self.colorMatrix = colorMatrix
         self.planes = planes
     }
 
@@ -125,7 +130,7 @@ package struct PixelImage: Sendable {
         case .bgra8: return (bytes[offset + 2], bytes[offset + 1], bytes[offset], bytes[offset + 3])
         case .rgb8: return (bytes[offset], bytes[offset + 1], bytes[offset + 2], 255)
         case .gray8: return (bytes[offset], bytes[offset], bytes[offset], 255)
-        case .nv12, .nv21, .i420, .yuyv:
+        case .nv12, .nv21, .i420, .i444, .yuyv:
             let rgb = withPixelSource(PixelReader(x: x, y: y))
             return (UInt8(rgb.red), UInt8(rgb.green), UInt8(rgb.blue), 255)
         }

@@ -4,12 +4,26 @@ import Imaging
 import TasksCommon
 
 extension VideoSource {
-    /// Reads and decodes until the next frame, and converts it to RGB (`av_read_frame`,
-    /// `avcodec_send_packet`, `avcodec_receive_frame`, `sws_scale`).
+    /// Reads and decodes until the next frame and copies its pixels (`av_read_frame`,
+    /// `avcodec_send_packet`, `avcodec_receive_frame`, `av_image_copy_plane`).
     ///
     /// Each read waits at most `VideoSourceOptions.timeoutInMilliseconds`. Packets the decoder
     /// rejects are skipped. A read error before the end (a truncated or corrupt file, a
     /// dropped connection) first lets the decoder return the frames it holds, then is thrown.
+    ///
+    /// The frame's `image` keeps the decoder's layout when Imaging reads it: `yuv420p` and
+    /// `yuvj420p` (H.264, HEVC, VP8/9, AV1, MPEG-4, MJPEG) arrive as `.i420`, `yuv444p` and
+    /// `yuvj444p` as `.i444`, `nv12` and `nv21` as themselves, `yuyv422` (cameras) as `.yuyv`,
+    /// `rgb24`, `rgba`/`rgb0`, `bgra`/`bgr0` and `gray` as `.rgb8`, `.rgba8`, `.bgra8` and
+    /// `.gray8`. Other YUV formats are repacked by libswscale (`sws_scale`) without changing
+    /// their values' meaning: 4:2:2 such as MJPEG's `yuvj422p` to `.yuyv`, other 4:4:4 (10-bit)
+    /// to `.i444`, the rest (10-bit 4:2:0, `p010`, 4:1:1, 4:4:0) to `.i420`. RGB, palette and
+    /// other gray formats are repacked to `.rgb8`. A YUV frame carries the range the stream
+    /// states (`AVFrame.color_range`; unstated: full for the `yuvj` formats, else video range)
+    /// and the matrix of its colour space (`AVFrame.colorspace`): BT.709 → `.bt709`; BT.470 BG,
+    /// SMPTE 170M and unspecified → `.bt601`; BT.2020 (either form) → `.bt2020`; SMPTE 240M →
+    /// `.smpte240m`; FCC → `.fcc`; YCgCo, ICtCp and the other rare spaces → `.bt601`
+    /// (libswscale's fallback). Gray frames are taken as full range, as libswscale takes them.
     ///
     /// - Returns: The next frame in presentation order, with its timestamp in milliseconds
     ///   (see `VideoFrame.timestampInMilliseconds`), or nil at the end of the stream (and on
@@ -17,13 +31,16 @@ extension VideoSource {
     /// - Throws: `TasksError`, its message naming the source:
     ///   - `deadlineExceededError`: no data arrived within the timeout (a stalled pipe,
     ///     server or camera);
+    ///   - `cancelledError`: `VideoSource.cancelAllBlockingReads()` was called;
     ///   - `dataLossError`: the input broke off or is corrupt after the frames already
     ///     returned, or the stream ended without a single frame decoding (the message counts
     ///     the damaged packets and gives the last decoder error);
+    ///   - `invalidArgumentError`: a frame's size or pixel format cannot be handled (a frame
+    ///     over `MPImage.maximumPixelCount` pixels, a format libswscale cannot repack);
     ///   - `unavailableError`, `resourceExhaustedError`, `internalError`, `unknownError`
     ///     for the rest.
     ///   After an error the source is spent: every later call throws the same error.
-    package func nextFrame() throws(TasksError) -> VideoFrame? {
+    public func nextFrame() throws(TasksError) -> VideoFrame? {
         switch state {
         case .finished: return nil
         case .failed(let error): throw error
@@ -60,7 +77,7 @@ extension VideoSource {
 
     /// What one `avcodec_receive_frame` gave.
     private enum Received {
-        /// A frame, converted.
+        /// A frame, copied.
         case frame(VideoFrame)
         /// The decoder needs another packet (`EAGAIN`).
         case needsInput
@@ -70,7 +87,7 @@ extension VideoSource {
         case rejected
     }
 
-    /// Takes one frame from the decoder (`avcodec_receive_frame`), converts it and dates it.
+    /// Takes one frame from the decoder (`avcodec_receive_frame`), copies it and dates it.
     private func receiveFrame() throws(TasksError) -> Received {
         let log = FFmpegLogMark()
         let status = avcodec_receive_frame(decoder.pointer, frame.pointer)
@@ -88,7 +105,7 @@ extension VideoSource {
             return .rejected
         }
         defer { av_frame_unref(frame.pointer) }
-        let pixels = try converter.convert(frame.pointer, source: url)
+        let pixels = try converter.pixels(of: frame.pointer, source: url)
         let orientation = DisplayMatrix.orientation(of: frame.pointer) ?? streamOrientation ?? .up
         statistics.frames += 1
         return .frame(VideoFrame(pixels: pixels, timestampInMilliseconds: timestamp(of: frame.pointer), orientation: orientation))

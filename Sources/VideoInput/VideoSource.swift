@@ -2,23 +2,45 @@ import CFFmpeg
 import Imaging
 import TasksCommon
 
-/// A video file, stream or camera decoded frame by frame into RGB images with their
-/// presentation timestamps, using FFmpeg (libavformat, libavcodec, libswscale, libavdevice).
+/// A video file, stream, pipe or camera decoded frame by frame into images for the vision
+/// tasks, with their presentation timestamps, using FFmpeg (libavformat, libavcodec,
+/// libavdevice; libswscale only to repack unusual pixel formats). No `ffmpeg` process is run.
+///
+/// Classifying every frame of a video in MediaPipe's video running mode:
 ///
 /// ```swift
-/// let source = try VideoSource(url: "clip.mp4", options: VideoSourceOptions())
+/// import VideoInput
+/// import VisionTasks
+///
+/// let options = ImageClassifierOptions()
+/// options.baseOptions.modelAssetPath = "model.tflite"
+/// options.runningMode = .video
+/// options.maxResults = 1
+/// let classifier = try ImageClassifier(options: options)
+///
+/// let source = try VideoSource(url: "clip.mp4")  // or "/dev/video0", "pipe:0", "rtsp://..."
 /// while let frame = try source.nextFrame() {
-///     // frame.pixels, frame.timestampInMilliseconds, frame.orientation
+///     let result = try classifier.classify(videoFrame: frame.image,
+///                                          timestampInMilliseconds: frame.timestampInMilliseconds)
+///     let top = result.classificationResult.classifications[0].categories.first
+///     print(frame.timestampInMilliseconds, top?.categoryName ?? "-", top?.score ?? 0)
 /// }
 /// ```
 ///
+/// For a camera or stream in live-stream mode, pass each `frame.image` to
+/// `classifyAsync(image:timestampInMilliseconds:)` instead.
+///
 /// Frames come out in presentation order, as the timestamps MediaPipe's video and live
-/// stream modes expect (milliseconds, increasing for well-formed streams).
+/// stream modes expect (milliseconds, increasing for well-formed streams). Each frame's
+/// `image` keeps the decoder's pixels (YUV stays YUV, with the stream's colour matrix and
+/// range; see `nextFrame()`), so no per-frame RGB copy is made: the classifier converts only
+/// the pixels it samples.
 ///
 /// Ownership: the source owns every FFmpeg object it uses (the `AVFormatContext` with its
-/// interrupt deadline and custom I/O, the `AVCodecContext`, the `SwsContext`, one `AVPacket`
-/// and one `AVFrame`); each is held by a small internal class that frees it in its `deinit`,
-/// so releasing the source, or a failing initializer, frees everything made so far.
+/// interrupt deadline and custom I/O, the `AVCodecContext`, one `AVPacket`, one `AVFrame`, and
+/// a `SwsContext` once a frame needs repacking); each is held by a small internal class that
+/// frees it in its `deinit`, so releasing the source, or a failing initializer, frees
+/// everything made so far. Frames are copies: they stay valid after the source is released.
 ///
 /// Damaged data is handled as FFmpeg's players do: packets the decoder rejects are skipped
 /// (concealed frames are passed on); a read error in the middle (a truncated or corrupt file)
@@ -26,26 +48,30 @@ import TasksCommon
 /// decodes, the end of the stream is a `dataLossError` rather than nil.
 ///
 /// FFmpeg's log is silenced for the whole process (level `AV_LOG_ERROR`, nothing printed);
-/// the last message it logged is added to error texts.
+/// the last message it logged is added to error texts. Errors are `TasksError`s with a
+/// `TasksErrorCode`, their messages naming the source.
 ///
-/// Not thread-safe and not `Sendable`: use a source from one task or thread at a time.
-package final class VideoSource {
+/// Not thread-safe and not `Sendable`: use a source from one task or thread at a time (the
+/// frames it returns are `Sendable`). Different sources may be used on different threads at
+/// once; FFmpeg's log is process-wide, so the FFmpeg message quoted in an error may then come
+/// from another source.
+public final class VideoSource {
     /// The URL or path the source was opened with; errors name it.
-    package let url: String
+    public let url: String
     /// The average frame rate in frames per second (`AVStream.avg_frame_rate`), or nil when
     /// the container does not state one (raw streams, some live sources).
-    package let frameRate: Double?
+    public let frameRate: Double?
     /// The duration of the video stream in milliseconds (`AVStream.duration`, else the
     /// container's), or nil when unknown (live sources, pipes).
-    package let durationInMilliseconds: Int?
+    public let durationInMilliseconds: Int?
     /// The width of the video in pixels, as the stream states it at opening (> 0). Frames
     /// carry their own size, which differs if the stream changes resolution.
-    package let width: Int
+    public let width: Int
     /// The height of the video in pixels, as the stream states it at opening (> 0).
-    package let height: Int
+    public let height: Int
     /// FFmpeg's short name of the video codec (`avcodec_get_name`), such as "h264", "vp9",
     /// "mpeg4" or "rawvideo".
-    package let codecName: String
+    public let codecName: String
 
     /// The budget of each blocking call; shared with `format`, which points to it.
     let deadline: InterruptDeadline
@@ -57,8 +83,8 @@ package final class VideoSource {
     let packet: Packet
     /// The frame `nextFrame()` decodes into; unreferenced after each conversion.
     let frame: Frame
-    /// The conversion to RGB.
-    let converter: RGBConverter
+    /// The copy of each frame's planes into a `PixelImage`.
+    let converter: FrameConverter
     /// The index of the video stream in `format`.
     let streamIndex: Int32
     /// The unit of the stream's timestamps, or nil when the stream's is invalid.
@@ -81,12 +107,17 @@ package final class VideoSource {
     var statistics = DecodingStatistics()
 
     /// How many packets or frames the decoder rejected and skipped so far (damaged data).
-    package var damagedPacketCount: Int { statistics.damaged }
+    public var damagedPacketCount: Int { statistics.damaged }
 
     /// Makes every blocking open or read of every `VideoSource` in the process stop within
-    /// 100 ms with `cancelledError`, now and from then on (`svt_cancel_blocking_reads`): how a
-    /// tool ends on Ctrl-C while a camera, pipe or stream is waiting for data. Irreversible.
-    package static func cancelAllBlockingReads() {
+    /// 100 ms with `cancelledError`, now and from then on: how a program ends on Ctrl-C while a
+    /// camera, pipe or stream is waiting for data (call it from a signal handler or a
+    /// `DispatchSource` for `SIGINT`; it only sets a flag the sources poll, so it is safe from
+    /// any thread and async-signal-safe). Irreversible: a source opened afterwards fails with
+    /// `cancelledError` at its first read, so call it only when the process is about to stop
+    /// reading video. Frames already decoded are unaffected, and decoding itself, which does no
+    /// I/O, is not interrupted.
+    public static func cancelAllBlockingReads() {
         svt_cancel_blocking_reads()
     }
 
@@ -112,7 +143,7 @@ package final class VideoSource {
     ///     unresponsive server, a FIFO nobody writes to, a camera that delivers nothing);
     ///   - `unavailableError`: the connection was refused or reset;
     ///   - `permissionDeniedError`, `resourceExhaustedError`, `unknownError` for the rest.
-    package init(url: String, options: VideoSourceOptions) throws(TasksError) {
+    public init(url: String, options: VideoSourceOptions = VideoSourceOptions()) throws(TasksError) {
         FFmpegLibrary.ensureSetUp()
         guard options.timeoutInMilliseconds > 0 else {
             throw TasksError.invalidArgument("Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source '\(url)': must be > 0.")
@@ -166,7 +197,7 @@ package final class VideoSource {
         self.decoder = decoder
         packet = try Packet()
         frame = try Frame()
-        converter = RGBConverter()
+        converter = FrameConverter()
     }
 
     /// The video stream FFmpeg would pick (`av_find_best_stream`) and its decoder.

@@ -1,5 +1,17 @@
-/// How a `VideoSource` opens and reads its input.
-package struct VideoSourceOptions: Sendable, Equatable {
+/// How a `VideoSource` opens and reads its input: the timeout of each blocking step, and the
+/// FFmpeg input format and options (as `ffmpeg -f FORMAT -OPTION VALUE -i URL` takes them).
+///
+/// ```swift
+/// // Raw RGB frames on standard input, as `ffmpeg ... -f rawvideo -pix_fmt rgb24 -` writes them:
+/// let options = VideoSourceOptions(timeoutInMilliseconds: 5_000, inputFormat: "rawvideo",
+///                                  demuxerOptions: ["video_size": "640x480", "pixel_format": "rgb24", "framerate": "30"])
+/// let source = try VideoSource(url: "pipe:0", options: options)
+/// ```
+///
+/// The options are checked when a source opens: a timeout that is not positive, an unknown input
+/// format or an option that neither the demuxer nor the protocol knows is an
+/// `invalidArgumentError` from `VideoSource.init(url:options:)`.
+public struct VideoSourceOptions: Sendable, Equatable {
     /// The longest any single blocking step may wait, in milliseconds (> 0; default 10 000):
     /// opening (connecting, probing), reading the stream parameters, and each read of
     /// `nextFrame()`. The budget restarts before every step, so a live source may run for
@@ -9,22 +21,22 @@ package struct VideoSourceOptions: Sendable, Equatable {
     /// I/O and is not interrupted. Reading the stream parameters of a live source may take up
     /// to FFmpeg's `analyzeduration` of real time (5 s by default): keep the timeout above
     /// it, or lower it with the `analyzeduration` demuxer option (microseconds).
-    package var timeoutInMilliseconds: Int
+    public var timeoutInMilliseconds: Int
     /// The FFmpeg input format (demuxer or device) to use instead of probing the data, as
     /// `ffmpeg -f` takes it: "rawvideo" for raw frame pipes, "lavfi" for filter graph sources
     /// such as `testsrc`, "video4linux2" for cameras (the default for paths starting with
     /// `/dev/video`). nil (the default) probes.
-    package var inputFormat: String?
+    public var inputFormat: String?
     /// Options for the demuxer and protocol, as `ffmpeg -OPTION VALUE` before `-i` takes
     /// them: for "rawvideo", `video_size` ("640x480"), `pixel_format` ("rgb24") and
     /// `framerate` ("30"); for cameras, `video_size`, `framerate`, `input_format`; for any
     /// input, FFmpeg's format options such as `probesize` and `analyzeduration`. An option
     /// that neither the demuxer nor the protocol knows is an `invalidArgumentError`. Empty by
     /// default.
-    package var demuxerOptions: [String: String]
+    public var demuxerOptions: [String: String]
 
     /// Creates options; every parameter has the default described on its property.
-    package init(timeoutInMilliseconds: Int = 10_000, inputFormat: String? = nil, demuxerOptions: [String: String] = [:]) {
+    public init(timeoutInMilliseconds: Int = 10_000, inputFormat: String? = nil, demuxerOptions: [String: String] = [:]) {
         self.timeoutInMilliseconds = timeoutInMilliseconds
         self.inputFormat = inputFormat
         self.demuxerOptions = demuxerOptions

@@ -8,3 +8,4 @@
 @_exported import enum Imaging.PixelFormat
 @_exported import struct Imaging.PixelPlane
 @_exported import enum Imaging.YUVColorRange
+@_exported import enum Imaging.YUVColorMatrix

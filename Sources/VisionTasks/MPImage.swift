@@ -77,11 +77,12 @@ public struct MPImage: Sendable {
     /// `init(pixelBuffer:orientation:)`.
     ///
     /// RGB and gray: alpha is ignored (not composited), as MediaPipe does; gray becomes
-    /// R = G = B. YUV (`.nv12`, `.nv21`, `.i420`, `.yuyv`): the planes follow one another
-    /// (Y, then UV or VU; Y, then U, then V), and the pixels are converted to RGB with BT.601 in
-    /// `colorRange` while the classifier samples them (see `YUVColorRange`; chroma is not
-    /// interpolated). For planes in separate buffers, as a `CVPixelBuffer` of
-    /// `kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange` has them, use `init(planes:width:height:format:colorRange:orientation:)`.
+    /// R = G = B. YUV (`.nv12`, `.nv21`, `.i420`, `.i444`, `.yuyv`): the planes follow one another
+    /// (Y, then UV or VU; Y, then U, then V), and the pixels are converted to RGB with
+    /// `colorMatrix` in `colorRange` while the classifier samples them (see `YUVColorRange` and
+    /// `YUVColorMatrix`; chroma is not interpolated). For planes in separate buffers, as a
+    /// `CVPixelBuffer` of `kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange` has them, use
+    /// `init(planes:width:height:format:colorRange:colorMatrix:orientation:)`.
     ///
     /// - Parameters:
     ///   - pixels: the rows, top to bottom. RGB and gray: at least
@@ -97,18 +98,22 @@ public struct MPImage: Sendable {
     ///     has the same stride, which must hold `2 · ceil(width / 2)` bytes, and I420's U and V
     ///     planes have `ceil(bytesPerRow / 2)`. nil for rows without padding: for YUV, each
     ///     plane's stride is its row of pixels (Y `width`, UV `2 · ceil(width / 2)`, U and V
-    ///     `ceil(width / 2)`), the layout of FFmpeg's rawvideo.
+    ///     `ceil(width / 2)`), the layout of FFmpeg's rawvideo. I444's U and V planes have the Y
+    ///     plane's stride.
     ///   - format: the pixel layout.
     ///   - colorRange: the range of YUV values, video (limited) range by default, as cameras
     ///     and decoders produce; ignored for RGB and gray.
+    ///   - colorMatrix: the YUV matrix the pixels were encoded with, BT.601 by default (cameras,
+    ///     JPEG, SD video); `.bt709` for HD video. Ignored for RGB and gray.
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
     /// - Throws: `TasksError` invalidArgument naming the value when a size is not positive or
     ///   over `maximumSideLength` or `maximumPixelCount`, a stride is too small for a plane
     ///   (naming the plane), or `pixels` is too short.
     public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
-                colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {
+                colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
+                orientation: ImageOrientation = .up) throws {
         self.pixels = try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow,
-                                     format: format, colorRange: colorRange)
+                                     format: format, colorRange: colorRange, colorMatrix: colorMatrix)
         self.orientation = orientation
     }
 
@@ -120,16 +125,18 @@ public struct MPImage: Sendable {
     /// `CVPixelBufferGetBytesPerRowOfPlane`. Android's `YUV_420_888` planes with a pixel stride of
     /// 1 are `.i420`; a decoded video frame's `AVFrame.data` and `linesize` map the same way.
     ///
-    /// The pixels are converted to RGB with BT.601 in `colorRange` while the classifier samples
-    /// them (see `YUVColorRange` for the formulas); each pixel uses the chroma sample covering
-    /// it, without chroma interpolation. No RGB copy of the image is made.
+    /// The pixels are converted to RGB with `colorMatrix` in `colorRange` while the classifier
+    /// samples them (see `YUVColorRange` for the formulas, `YUVColorMatrix` for the matrices);
+    /// each pixel uses the chroma sample covering it, without chroma interpolation. No RGB copy
+    /// of the image is made.
     ///
     /// - Parameters:
     ///   - planes: the planes in order, each with rows top to bottom whose last row may omit its
     ///     padding. `.nv12`/`.nv21`: 2 planes, Y (`height` rows of `width` bytes), then the
     ///     interleaved U, V (or V, U) pairs (`ceil(height / 2)` rows of `2 · ceil(width / 2)`
     ///     bytes). `.i420`: 3 planes, Y, then U, then V (`ceil(height / 2)` rows of
-    ///     `ceil(width / 2)` bytes each). `.yuyv`: 1 plane of `height` rows of `4 · ceil(width / 2)`
+    ///     `ceil(width / 2)` bytes each). `.i444`: 3 planes, Y, U, V, each `height` rows of `width`
+    ///     bytes. `.yuyv`: 1 plane of `height` rows of `4 · ceil(width / 2)`
     ///     bytes. RGB and gray formats: 1 plane of `height` rows of `width · bytesPerPixel` bytes.
     ///     Each plane's `bytesPerRow` must be at least its row's bytes; only the covered bytes
     ///     are copied.
@@ -138,13 +145,18 @@ public struct MPImage: Sendable {
     ///   - format: the pixel layout.
     ///   - colorRange: the range of YUV values, video (limited) range by default; ignored for RGB
     ///     and gray.
+    ///   - colorMatrix: the YUV matrix, BT.601 by default; `.bt709` for HD video (a
+    ///     `CVPixelBuffer` whose `kCVImageBufferYCbCrMatrixKey` attachment is
+    ///     `kCVImageBufferYCbCrMatrix_ITU_R_709_2`). Ignored for RGB and gray.
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
     /// - Throws: `TasksError` invalidArgument when a size is not positive or over
     ///   `maximumSideLength` or `maximumPixelCount`, the number of planes does not match `format`, or a plane's `bytesPerRow` or byte count is too small (the
     ///   message names the plane, its expected size and the values given).
     public init(planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
-                colorRange: YUVColorRange = .video, orientation: ImageOrientation = .up) throws {
-        self.pixels = try PixelImage(copying: planes, width: width, height: height, format: format, colorRange: colorRange)
+                colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
+                orientation: ImageOrientation = .up) throws {
+        self.pixels = try PixelImage(copying: planes, width: width, height: height, format: format, colorRange: colorRange,
+                                     colorMatrix: colorMatrix)
         self.orientation = orientation
     }
 

@@ -76,7 +76,7 @@ func converted(_ image: PixelImage, to format: PixelFormat, rowPadding: Int = 0)
             case .bgra8: bytes += [p.blue, p.green, p.red, p.alpha]
             case .rgb8: bytes += [p.red, p.green, p.blue]
             case .gray8: bytes += [p.red]
-            case .nv12, .nv21, .i420, .yuyv: preconditionFailure("converted(_:to:) makes RGB and gray images; see YUVPicture")
+            case .nv12, .nv21, .i420, .i444, .yuyv: preconditionFailure("converted(_:to:) makes RGB and gray images; see YUVPicture")
             }
         }
         bytes += [UInt8](repeating: 0xAB, count: rowPadding)

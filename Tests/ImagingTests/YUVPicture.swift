@@ -16,6 +16,7 @@ struct YUVPicture {
         switch format {
         case .nv12, .nv21: return [(width, height), (2 * chromaWidth, chromaHeight)]
         case .i420: return [(width, height), (chromaWidth, chromaHeight), (chromaWidth, chromaHeight)]
+        case .i444: return [(width, height), (width, height), (width, height)]
         case .yuyv: return [(4 * chromaWidth, height)]
         case .rgba8, .bgra8, .rgb8, .gray8: return [(width * format.bytesPerPixel, height)]
         }
@@ -43,6 +44,7 @@ struct YUVPicture {
         case .nv12: return (rows[0][y][x], rows[1][y / 2][x / 2 * 2], rows[1][y / 2][x / 2 * 2 + 1])
         case .nv21: return (rows[0][y][x], rows[1][y / 2][x / 2 * 2 + 1], rows[1][y / 2][x / 2 * 2])
         case .i420: return (rows[0][y][x], rows[1][y / 2][x / 2], rows[2][y / 2][x / 2])
+        case .i444: return (rows[0][y][x], rows[1][y][x], rows[2][y][x])
         case .yuyv: return (rows[0][y][x * 2], rows[0][y][x / 2 * 4 + 1], rows[0][y][x / 2 * 4 + 3])
         case .rgba8, .bgra8, .rgb8, .gray8: preconditionFailure("\(format) is not YUV")
         }

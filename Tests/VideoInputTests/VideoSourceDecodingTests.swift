@@ -33,7 +33,9 @@ struct VideoSourceDecodingTests {
         for (index, timestamp) in timestamps.enumerated() {
             #expect(abs(timestamp - index * 100) <= 1, "frame \(index) at \(timestamp) ms")
         }
-        #expect(frames.allSatisfy { $0.orientation == .up && $0.pixels.format == .rgb8 })
+        // The decoders' yuv420p arrives as it is, as I420 (no RGB copy), in BT.601 video range.
+        #expect(frames.allSatisfy { $0.orientation == .up && $0.pixels.format == .i420 })
+        #expect(frames.allSatisfy { $0.pixels.colorRange == .video && $0.pixels.colorMatrix == .bt601 })
         #expect(try source.nextFrame() == nil, "nil again after the end")
 
         guard frames.count == 40 else { return }

@@ -46,8 +46,9 @@ extension YUVInputTests {
             Self.planes(of: photo, format, range, padded: padded)
         }
 
-        /// The planes of an RGB `photo` in `format`: luma per pixel, chroma averaged over each 2x2
-        /// block (4:2:0) or pixel pair (YUYV), partial blocks at the odd edges included. Rows are
+        /// The planes of an RGB `photo` in `format`: luma per pixel, chroma per pixel (4:4:4) or
+        /// averaged over each 2x2 block (4:2:0) or pixel pair (YUYV), partial blocks at the odd
+        /// edges included. Rows are
         /// unpadded; `padded` rounds each plane's stride up to a multiple of 64, as a
         /// `CVPixelBuffer` does, and fills the padding with 0xEE.
         static func planes(of photo: PixelImage, _ format: PixelFormat, _ range: YUVColorRange, padded: Bool) -> [PixelPlane] {
@@ -71,6 +72,7 @@ extension YUVInputTests {
             let luma = pixels.map { row in row.map { Self.byte($0.y) } }
             let rows: [[[UInt8]]]
             switch format {
+            case .i444: rows = [luma, pixels.map { $0.map { Self.byte($0.cb) } }, pixels.map { $0.map { Self.byte($0.cr) } }]
             case .nv12: rows = [luma, chroma.map { $0.flatMap { [$0.cb, $0.cr] } }]
             case .nv21: rows = [luma, chroma.map { $0.flatMap { [$0.cr, $0.cb] } }]
             case .i420: rows = [luma, chroma.map { $0.map(\.cb) }, chroma.map { $0.map(\.cr) }]
@@ -90,7 +92,7 @@ extension YUVInputTests {
         }
 
         @Test("a YUV frame classifies like the RGB photo",
-              arguments: [PixelFormat.nv12, .nv21, .i420, .yuyv], YUVColorRange.allCases)
+              arguments: [PixelFormat.nv12, .nv21, .i420, .i444, .yuyv], YUVColorRange.allCases)
         func classifiesLikeRGB(format: PixelFormat, range: YUVColorRange) throws {
             let rgb = try categories(MPImage(contentsOf: TestData.image("burger.jpg")))
             let step = try tolerance(for: Self.model)

@@ -4,7 +4,7 @@
 /// `column(_:)`) and combined by `rgb(_:_:)`, so that the sampler's four neighbours share two
 /// rows and two columns. YUV sources convert on every read (no RGB copy of the image is made):
 /// each luma pixel takes the chroma sample that covers it (column `x / 2`; row `y / 2` for
-/// 4:2:0), without interpolating chroma.
+/// 4:2:0; column `x`, row `y` for 4:4:4), without interpolating chroma.
 protocol PixelSource {
     /// What a row address holds (a pointer per plane).
     associatedtype Row
@@ -38,8 +38,8 @@ extension PixelImage {
                 return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 4, red: 2, green: 1, blue: 0))
             case .gray8:
                 return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 1, red: 0, green: 0, blue: 0))
-            case .nv12, .nv21, .i420, .yuyv:
-                return YUVToRGB.withConversion(for: colorRange) { conversion in
+            case .nv12, .nv21, .i420, .i444, .yuyv:
+                return YUVToRGB.withConversion(for: colorRange, matrix: colorMatrix) { conversion in
                     visitYUV(visitor, base: base, conversion: conversion)
                 }
             }
@@ -57,10 +57,11 @@ extension PixelImage {
             return visitor.visit(SemiPlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, chroma: chroma.0,
                                                      chromaBytesPerRow: chroma.1, u: uFirst ? 0 : 1, v: uFirst ? 1 : 0,
                                                      conversion: conversion))
-        case .i420:
+        case .i420, .i444:
             let (luma, u, v) = (plane(0), plane(1), plane(2))
             return visitor.visit(PlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, u: u.0, uBytesPerRow: u.1,
-                                                 v: v.0, vBytesPerRow: v.1, conversion: conversion))
+                                                 v: v.0, vBytesPerRow: v.1, chromaShift: format == .i420 ? 1 : 0,
+                                                 conversion: conversion))
         case .yuyv:
             return visitor.visit(PackedYUYVSource(base: base, bytesPerRow: bytesPerRow, conversion: conversion))
         case .rgba8, .bgra8, .rgb8, .gray8:
@@ -110,20 +111,24 @@ struct SemiPlanarYUVSource: PixelSource {
     }
 }
 
-/// I420: Y, U and V planes, chroma at half width and half height.
+/// I420 and I444: Y, U and V planes, chroma at half width and half height (`chromaShift` 1)
+/// or at full resolution (`chromaShift` 0).
 struct PlanarYUVSource: PixelSource {
     let luma: UnsafePointer<UInt8>, lumaBytesPerRow: Int
     let u: UnsafePointer<UInt8>, uBytesPerRow: Int
     let v: UnsafePointer<UInt8>, vBytesPerRow: Int
+    /// log2 of the chroma subsampling, the same horizontally and vertically.
+    let chromaShift: Int
     let conversion: YUVToRGB
 
     @inline(__always)
     func row(_ y: Int) -> (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>) {
-        (luma + y * lumaBytesPerRow, u + (y >> 1) * uBytesPerRow, v + (y >> 1) * vBytesPerRow)
+        let chromaRow = y >> chromaShift
+        return (luma + y * lumaBytesPerRow, u + chromaRow * uBytesPerRow, v + chromaRow * vBytesPerRow)
     }
 
     @inline(__always)
-    func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, x >> 1) }
+    func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, x >> chromaShift) }
 
     @inline(__always)
     func rgb(_ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>),

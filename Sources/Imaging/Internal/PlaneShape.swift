@@ -24,15 +24,15 @@ struct PlaneLayout: Sendable, Equatable {
 }
 
 extension PixelFormat {
-    /// Whether the pixels are Y'CbCr, converted to RGB with a `YUVColorRange`.
-    var isYUV: Bool {
+    /// Whether the pixels are Y'CbCr, converted to RGB with a `YUVColorRange` and `YUVColorMatrix`.
+    package var isYUV: Bool {
         switch self {
         case .rgba8, .bgra8, .rgb8, .gray8: false
-        case .nv12, .nv21, .i420, .yuyv: true
+        case .nv12, .nv21, .i420, .i444, .yuyv: true
         }
     }
 
-    /// The planes of an image in this format: 1, or 2 for NV12 and NV21, or 3 for I420.
+    /// The planes of an image in this format: 1, or 2 for NV12 and NV21, or 3 for I420 and I444.
     var planeNames: [String] {
         switch self {
         case .rgba8: ["RGBA"]
@@ -41,7 +41,7 @@ extension PixelFormat {
         case .gray8: ["gray"]
         case .nv12: ["Y", "UV"]
         case .nv21: ["Y", "VU"]
-        case .i420: ["Y", "U", "V"]
+        case .i420, .i444: ["Y", "U", "V"]
         case .yuyv: ["YUYV"]
         }
     }
@@ -74,6 +74,8 @@ extension PixelFormat {
             return [PlaneShape(name: names[0], rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule),
                     PlaneShape(name: names[1], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight, rowsRule: halfHeightRule),
                     PlaneShape(name: names[2], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight, rowsRule: halfHeightRule)]
+        case .i444:
+            return names.map { PlaneShape(name: $0, rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule) }
         case .yuyv:
             return [PlaneShape(name: names[0], rowBytes: try multiplied(chromaWidth, by: 4), rowBytesRule: "4 x \(halfWidthRule)",
                                rows: height, rowsRule: heightRule)]

@@ -14,7 +14,8 @@ enum FFmpegOperation: Sendable {
     case read
     /// `avcodec_send_packet` and `avcodec_receive_frame`: decoding.
     case decode
-    /// `sws_getCachedContext`, `sws_setColorspaceDetails` and `sws_scale`: conversion to RGB.
+    /// Copying a decoded frame's planes (`av_image_copy_plane`), or repacking them first
+    /// (`sws_getCachedContext`, `sws_setColorspaceDetails`, `sws_scale`).
     case convert
 
     /// The start of an error message: "Failed to ... video source".
@@ -26,7 +27,7 @@ enum FFmpegOperation: Sendable {
         case .openDecoder: "Failed to open the video decoder of video source"
         case .read: "Failed to read video source"
         case .decode: "Failed to decode video source"
-        case .convert: "Failed to convert a frame to RGB of video source"
+        case .convert: "Failed to convert a frame of video source"
         }
     }
 
