@@ -1,6 +1,7 @@
 import Foundation
 import TasksCommon
 import Testing
+import TestSupport
 @testable import Imaging
 
 @Suite("YUV colour matrices and I444")

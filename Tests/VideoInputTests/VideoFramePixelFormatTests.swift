@@ -293,7 +293,7 @@ struct VideoFramePixelFormatTests {
         defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
         frame.pointee.format = AV_PIX_FMT_NONE.rawValue
         (frame.pointee.width, frame.pointee.height) = (4, 4)
-        expectTasksError(.invalidArgumentError, containing: "Failed to convert a frame of video source 'clip.mp4'") { () throws(TasksError) in
+        expectTasksError(.invalidArgumentError, containing: ["Failed to convert a frame of video source 'clip.mp4'"]) { () throws(TasksError) in
             try FrameConverter().pixels(of: frame, source: "clip.mp4")
         }
     }
