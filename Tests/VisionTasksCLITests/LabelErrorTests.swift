@@ -46,8 +46,8 @@ struct LabelManifestErrorTests {
     func unusableExportFailsNamingTheFileAtFault(_ item: ManifestCase) async throws {
         let export = try AutoMLExportFolder(manifest: item.manifest, labels: item.labels)
         for format in ["table", "json"] {
-            let run = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", format,
-                                                     Fixture.burger, Fixture.sparrowPNG])
+            let run = try await VisionTasksTool.run(VisionTasksTool.verbose(["label", "--manifest", export.manifestPath,
+                                                                             "--format", format, Fixture.burger, Fixture.sparrowPNG]))
             #expect(run.status == 1, "\(run)")
             #expect(run.stdout.isEmpty, "no image is labeled:\n\(run)")
             try #require(run.diagnostics.count == 1, "\(run)")
@@ -139,7 +139,7 @@ struct LabelUsageErrorTests {
         try Data("not a photo\n".utf8).write(to: emptyFolder.appendingPathComponent("notes.txt"))
         let substitutes = ["MANIFEST": export.manifestPath, "MODEL": Fixture.quantModel, "IMAGE": Fixture.burger,
                            "EMPTY_FOLDER": emptyFolder.path]
-        let run = try await VisionTasksTool.run(["label"] + usage.arguments.map { substitutes[$0] ?? $0 })
+        let run = try await VisionTasksTool.run(VisionTasksTool.verbose(["label"] + usage.arguments.map { substitutes[$0] ?? $0 }))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
         #expect(run.diagnostics == [usage.message.replacingOccurrences(of: "EMPTY_FOLDER", with: emptyFolder.path),

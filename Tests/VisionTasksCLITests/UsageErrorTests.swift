@@ -62,7 +62,7 @@ struct UsageErrorTests {
     @Test(arguments: cases)
     func usageErrorExitsWith2(_ usage: UsageCase) async throws {
         let arguments = usage.arguments.map { $0 == "MODEL" ? Fixture.quantModel : $0 == "IMAGE" ? Fixture.burger : $0 }
-        let run = try await VisionTasksTool.run(arguments)
+        let run = try await VisionTasksTool.run(VisionTasksTool.verbose(arguments))
         #expect(run.status == 2, "\(run)")
             #expect(run.stdout.isEmpty, "\(run)")
             #expect(run.stderr.contains(usage.message), "\(run)")

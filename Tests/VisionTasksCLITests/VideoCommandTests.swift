@@ -145,8 +145,8 @@ struct VideoCommandTests {
 
     @Test("--every with --fps is a usage error (exit 2), before the model or video is read")
     func everyWithFps() async throws {
-        let run = try await VisionTasksTool.run(["classify-video", "/nonexistent/clip.mp4", "--model", Self.model,
-                                                 "--every", "5", "--fps", "2"])
+        let run = try await VisionTasksTool.run(VisionTasksTool.verbose(["classify-video", "/nonexistent/clip.mp4", "--model", Self.model,
+                                                                         "--every", "5", "--fps", "2"]))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
         #expect(run.diagnostics == ["error: give --every or --fps, not both", "Run `vision-tasks classify-video --help` for usage."],

@@ -17,7 +17,16 @@ enum VisionTasksTool {
     /// killed. A safety net, not a speed check: generous, for a loaded machine.
     static let timeout: Duration = .seconds(300)
 
-    /// The line LiteRT prints to stderr when it compiles a model (README: it cannot be silenced).
+    /// `arguments` with `--verbose` after the command name, so that a model load shows LiteRT's
+    /// banner and `Run.compiledModel` can tell whether the model was loaded.
+    static func verbose(_ arguments: [String]) -> [String] {
+        guard let command = arguments.first, ["classify", "label", "classify-video", "live", "benchmark"].contains(command) else {
+            return arguments
+        }
+        return [command, "--verbose"] + arguments.dropFirst()
+    }
+
+    /// The line LiteRT prints to stderr when it compiles a model (the tool hides it without `--verbose`).
     static let liteRTBanner = "INFO: Created TensorFlow Lite XNNPACK delegate for CPU."
 
     /// What one run printed and how it ended.
@@ -33,7 +42,8 @@ enum VisionTasksTool {
         /// stderr's lines without LiteRT's banner: what the tool itself reported.
         var diagnostics: [String] { Self.lines(stderr).filter { $0 != VisionTasksTool.liteRTBanner } }
 
-        /// Whether a model was compiled during the run (LiteRT printed its banner).
+        /// Whether a model was compiled during the run (LiteRT printed its banner). Only meaningful
+        /// for runs made with `verbose(_:)`: the tool hides the banner otherwise.
         var compiledModel: Bool { Self.lines(stderr).contains(VisionTasksTool.liteRTBanner) }
 
         var description: String {
