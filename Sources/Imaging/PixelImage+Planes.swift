@@ -63,6 +63,7 @@ extension PixelImage {
             }
             let stride = bytesPerRow ?? rowBytes
             let needed = try validate(byteCount: byteCount, width: width, height: height, bytesPerRow: stride, format: format)
+            try checkExactLength(byteCount, needed: needed, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
             return ([PlaneLayout(offset: 0, bytesPerRow: stride)], needed)
         }
         let shapes = try shapes(width: width, height: height, format: format)
@@ -98,7 +99,17 @@ extension PixelImage {
             throw .invalidArgument(
                 "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format)\(bytesPerRow.map { " with bytesPerRow \($0)" } ?? "") needs \(end) (\(planes.joined(separator: "; ")); the last row may omit its padding).")
         }
+        try checkExactLength(byteCount, needed: end, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
         return (layouts, end)
+    }
+
+    /// Without a stride the rows are packed, so the buffer must be exactly the pixels: a longer
+    /// one means the layout is not what the caller said (RGBA bytes described as RGB8, say).
+    private static func checkExactLength(_ byteCount: Int, needed: Int, width: Int, height: Int, format: PixelFormat,
+                                         bytesPerRow: Int?) throws(TasksError) {
+        guard bytesPerRow == nil, byteCount != needed else { return }
+        throw .invalidArgument("Pixel buffer has \(byteCount) bytes, but \(width)x\(height) \(format) without bytesPerRow "
+            + "is exactly \(needed) bytes; give bytesPerRow for padded rows, or check the format.")
     }
 
     /// The plane shapes of a `width` x `height` image, checking the size (`checkSize`).

@@ -85,9 +85,12 @@ public struct MPImage: Sendable {
     /// `init(planes:width:height:format:colorRange:colorMatrix:orientation:)`.
     ///
     /// - Parameters:
-    ///   - pixels: the rows, top to bottom. RGB and gray: at least
-    ///     `bytesPerRow · (height − 1) + width · bytesPerPixel` bytes. YUV: every plane, each
-    ///     but the last taking `rows · stride` bytes; the last plane's last row may omit its
+    ///   - pixels: the rows, top to bottom. Without `bytesPerRow`, exactly the packed pixels
+    ///     (RGB and gray `width · height · bytesPerPixel` bytes; YUV every plane packed), so
+    ///     that a buffer of another layout (RGBA bytes described as RGB8) is an error, not a
+    ///     wrong picture. With `bytesPerRow`, at least: RGB and gray
+    ///     `bytesPerRow · (height − 1) + width · bytesPerPixel` bytes; YUV every plane, each
+    ///     but the last taking `rows · stride` bytes, the last plane's last row may omit its
     ///     padding. Chroma planes have `ceil(height / 2)` rows (`ceil(width / 2)` samples per
     ///     row); only the covered bytes are copied.
     ///   - width: pixels per row, > 0 (odd sizes are allowed for every format).
@@ -108,7 +111,8 @@ public struct MPImage: Sendable {
     ///   - orientation: how the pixels must be turned to be upright. Default `.up`.
     /// - Throws: `TasksError` invalidArgument naming the value when a size is not positive or
     ///   over `maximumSideLength` or `maximumPixelCount`, a stride is too small for a plane
-    ///   (naming the plane), or `pixels` is too short.
+    ///   (naming the plane), `pixels` is too short, or (without `bytesPerRow`) longer than
+    ///   the packed pixels (naming both sizes).
     public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
                 orientation: ImageOrientation = .up) throws {

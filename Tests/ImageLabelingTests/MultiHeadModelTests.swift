@@ -33,3 +33,14 @@ import ImageLabeling
         #expect(labels.first == ImageLabel(text: "", confidence: Float(47 * 5) / 256, index: 47))
     }
 }
+
+/// `VisionImage(pixels:)` follows `MPImage`'s rule: without `bytesPerRow`, exactly the packed pixels.
+@Suite struct VisionImageBufferLengthTests {
+    @Test func rgbaBytesDescribedAsRGB8AreRefused() {
+        let error = #expect(throws: TasksError.self) {
+            try VisionImage(pixels: Data(count: 4 * 4 * 4), width: 4, height: 4, format: .rgb8)
+        }
+        #expect(error?.message == "Pixel buffer has 64 bytes, but 4x4 rgb8 without bytesPerRow is exactly 48 bytes; "
+            + "give bytesPerRow for padded rows, or check the format.")
+    }
+}
