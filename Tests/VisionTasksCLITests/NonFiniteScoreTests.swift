@@ -15,9 +15,9 @@ struct NonFiniteScoreTests {
     /// category whose byte is above the zero point (the likely ones, at least) becomes +inf.
     /// (Those at the zero point give NaN and those below −inf; neither passes the threshold 0.)
     static func infiniteScoreModel(in folder: URL) throws -> String {
-        var patcher = OutputScalePatcher(try TestData.bytes("models/mobilenet_v2_1.0_224_quant.tflite"))
-        #expect(abs(patcher.scale - 0.0988925) < 1e-6, "the output scale the comment describes: \(patcher.scale)")
-        patcher.setScale(.infinity)
+        var patcher = ModelPatcher(try TestData.bytes("models/mobilenet_v2_1.0_224_quant.tflite"))
+        #expect(abs(patcher.scale(of: .output) - 0.0988925) < 1e-6, "the output scale the comment describes: \(patcher.scale(of: .output))")
+        patcher.setScale(.infinity, of: .output)
         let url = folder.appendingPathComponent("infinite_scores.tflite")
         try patcher.data.write(to: url)
         return url.path

@@ -2,17 +2,17 @@ import Foundation
 
 /// Edits a tensor of a real .tflite model in place (same byte length), to make models that
 /// break the classifier's contract without a TensorFlow toolchain: a walk of the TFLite
-/// FlatBuffer to subgraph 0's first input or output tensor, then its `shape` (field 0) values
-/// or its `type` (field 1) byte.
-struct ModelPatcher {
-    private(set) var bytes: [UInt8]
+/// FlatBuffer to subgraph 0's first input or output tensor, then its `shape` (field 0) values,
+/// its `type` (field 1) byte, or its quantization (field 4) `scale` (field 2) value.
+public struct ModelPatcher {
+    public private(set) var bytes: [UInt8]
 
-    init(_ data: Data) { bytes = Array(data) }
+    public init(_ data: Data) { bytes = Array(data) }
 
-    enum Tensor { case input, output }
+    public enum Tensor: Sendable { case input, output }
 
     /// Replaces the tensor's dimensions (the rank stays the same).
-    mutating func setShape(_ shape: [Int32], of tensor: Tensor) {
+    public mutating func setShape(_ shape: [Int32], of tensor: Tensor) {
         let vector = target(field(0, of: tensorTable(tensor)))
         precondition(Int(u32(vector)) == shape.count, "patch keeps the rank")
         for (index, dimension) in shape.enumerated() {
@@ -21,11 +21,26 @@ struct ModelPatcher {
     }
 
     /// Replaces the tensor's element type (TFLite's TensorType: 0 float32, 3 uint8, 9 int8).
-    mutating func setType(_ type: UInt8, of tensor: Tensor) {
+    public mutating func setType(_ type: UInt8, of tensor: Tensor) {
         bytes[field(1, of: tensorTable(tensor))] = type
     }
 
-    var data: Data { Data(bytes) }
+    /// The tensor's quantization scale (per-tensor quantization: the first of `scale`).
+    public func scale(of tensor: Tensor) -> Float { Float(bitPattern: u32(scalePosition(tensor))) }
+
+    /// Replaces the tensor's quantization scale.
+    public mutating func setScale(_ scale: Float, of tensor: Tensor) {
+        write32(scale.bitPattern, at: scalePosition(tensor))
+    }
+
+    public var data: Data { Data(bytes) }
+
+    private func scalePosition(_ tensor: Tensor) -> Int {
+        let quantization = target(field(4, of: tensorTable(tensor)))
+        let scales = target(field(2, of: quantization))
+        precondition(u32(scales) >= 1, "per-tensor quantization has one scale")
+        return scales + 4
+    }
 
     private func tensorTable(_ tensor: Tensor) -> Int {
         let model = target(0)
