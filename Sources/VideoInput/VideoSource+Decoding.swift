@@ -28,7 +28,8 @@ extension VideoSource {
     /// - Returns: The next frame in presentation order, with its timestamp in milliseconds
     ///   (see `VideoFrame.timestampInMilliseconds`), or nil at the end of the stream (and on
     ///   every later call).
-    /// - Throws: `TasksError`, its message naming the source:
+    /// - Throws: `TasksError` with the source as its subject (`.videoSource(url)`), the
+    ///   message reading "<url>: <reason>":
     ///   - `deadlineExceededError`: no data arrived within the timeout (a stalled pipe,
     ///     server or camera);
     ///   - `cancelledError`: `VideoSource.cancelAllBlockingReads()` was called;
@@ -55,7 +56,8 @@ extension VideoSource {
                 case .rejected:
                     consecutiveErrors += 1
                     guard consecutiveErrors < Self.maximumConsecutiveDecoderErrors else {
-                        throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure) '\(url)': the decoder reported \(consecutiveErrors) errors in a row (\(statistics.lastDamage ?? "")).")
+                        throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure): the decoder reported \(consecutiveErrors) errors in a row (\(statistics.lastDamage ?? "")).",
+                                         subject: .videoSource(url))
                     }
                     if case .reading = state { try sendNextPacket() }
                 case .needsInput:
@@ -204,7 +206,8 @@ extension VideoSource {
             throw pendingError
         }
         if statistics.frames == 0 {
-            throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure) '\(url)': no frame could be decoded from \(statistics.packets) packets, \(statistics.damaged) rejected as damaged\(statistics.lastDamage.map { " (last error: \($0))" } ?? "").")
+            throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure): no frame could be decoded from \(statistics.packets) packets, \(statistics.damaged) rejected as damaged\(statistics.lastDamage.map { " (last error: \($0))" } ?? "").",
+                             subject: .videoSource(url))
         }
         state = .finished
         return nil

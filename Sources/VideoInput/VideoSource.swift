@@ -49,14 +49,17 @@ import TasksCommon
 ///
 /// FFmpeg's log is silenced for the whole process (level `AV_LOG_ERROR`, nothing printed);
 /// the last message it logged is added to error texts. Errors are `TasksError`s with a
-/// `TasksErrorCode`, their messages naming the source.
+/// `TasksErrorCode` and the source as their subject (`TasksError.Subject.videoSource(url)`,
+/// the URL as given), so that their messages read "<url>: <reason>" (for example
+/// "clip.mp4: Failed to open video source: no such file or device (...)"); the reasons do
+/// not repeat the URL.
 ///
 /// Not thread-safe and not `Sendable`: use a source from one task or thread at a time (the
 /// frames it returns are `Sendable`). Different sources may be used on different threads at
 /// once; FFmpeg's log is process-wide, so the FFmpeg message quoted in an error may then come
 /// from another source.
 public final class VideoSource {
-    /// The URL or path the source was opened with; errors name it.
+    /// The URL or path the source was opened with; the subject of its errors.
     public let url: String
     /// The average frame rate in frames per second (`AVStream.avg_frame_rate`), or nil when
     /// the container does not state one (raw streams, some live sources).
@@ -132,7 +135,8 @@ public final class VideoSource {
     ///     (a filter graph such as `testsrc=size=64x48:rate=10` for "lavfi"). Pipes, FIFOs,
     ///     character devices and `pipe:N` are read within the timeout.
     ///   - options: Timeout, input format and demuxer options.
-    /// - Throws: `TasksError`, its message naming `url`:
+    /// - Throws: `TasksError` with `url` as its subject (`.videoSource(url)`; none for an
+    ///   empty URL), the message reading "<url>: <reason>":
     ///   - `notFoundError`: no file or device at the path (a missing `/dev/video0`), or the
     ///     server has no such resource;
     ///   - `invalidArgumentError`: a directory; data that is not a video FFmpeg recognizes
@@ -146,7 +150,8 @@ public final class VideoSource {
     public init(url: String, options: VideoSourceOptions = VideoSourceOptions()) throws(TasksError) {
         FFmpegLibrary.ensureSetUp()
         guard options.timeoutInMilliseconds > 0 else {
-            throw TasksError.invalidArgument("Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source '\(url)': must be > 0.")
+            throw TasksError.invalidArgument("Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source: must be > 0.",
+                                             subject: .videoSource(url))
         }
         guard !url.isEmpty else {
             throw TasksError.invalidArgument("Invalid video source: the URL is empty.")
@@ -154,7 +159,8 @@ public final class VideoSource {
         var inputFormat: UnsafePointer<AVInputFormat>?  // static FFmpeg data, never freed
         if let name = options.inputFormat ?? (url.hasPrefix("/dev/video") ? "video4linux2" : nil) {
             guard let found = av_find_input_format(name) else {
-                throw TasksError.invalidArgument("Failed to open video source '\(url)': unknown input format '\(name)' (see `ffmpeg -formats` and `ffmpeg -devices`).")
+                throw TasksError.invalidArgument("Failed to open video source: unknown input format '\(name)' (see `ffmpeg -formats` and `ffmpeg -devices`).",
+                                                 subject: .videoSource(url))
             }
             inputFormat = found
         }
@@ -177,7 +183,8 @@ public final class VideoSource {
         let width = Int(decoder.pointer.pointee.width)
         let height = Int(decoder.pointer.pointee.height)
         guard width > 0, height > 0 else {
-            throw TasksError.invalidArgument("Failed to open video source '\(url)': the video stream does not state its frame size (\(width)x\(height)).")
+            throw TasksError.invalidArgument("Failed to open video source: the video stream does not state its frame size (\(width)x\(height)).",
+                                             subject: .videoSource(url))
         }
 
         self.url = url
@@ -195,8 +202,8 @@ public final class VideoSource {
         self.deadline = deadline
         self.format = format
         self.decoder = decoder
-        packet = try Packet()
-        frame = try Frame()
+        packet = try Packet(source: url)
+        frame = try Frame(source: url)
         converter = FrameConverter()
     }
 
@@ -212,7 +219,8 @@ public final class VideoSource {
             let anyVideo = av_find_best_stream(format.pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             if anyVideo >= 0, let stream = format.pointer.pointee.streams[Int(anyVideo)] {
                 let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
-                throw TasksError.unimplemented("Failed to open video source '\(url)': unsupported video codec '\(name)' (this FFmpeg build has no decoder for it).")
+                throw TasksError.unimplemented("Failed to open video source: unsupported video codec '\(name)' (this FFmpeg build has no decoder for it).",
+                                               subject: .videoSource(url))
             }
         }
         throw FFmpegError.error(index, .findVideoStream, source: url, deadline: format.deadline, log: log)

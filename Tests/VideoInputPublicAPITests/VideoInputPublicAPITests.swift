@@ -92,7 +92,7 @@ struct VideoInputPublicAPITests {
         #expect(width == 32)
     }
 
-    @Test("errors are TasksErrors with MediaPipe's codes", arguments: [
+    @Test("errors are TasksErrors with MediaPipe's codes and the source as subject", arguments: [
         ("/nonexistent/clip.mp4", VideoSourceOptions(), TasksErrorCode.notFoundError),
         ("clip.mp4", VideoSourceOptions(timeoutInMilliseconds: 0), .invalidArgumentError),
         ("testsrc", VideoSourceOptions(inputFormat: "no-such-format"), .invalidArgumentError),
@@ -104,7 +104,9 @@ struct VideoInputPublicAPITests {
             Issue.record("expected \(code) for \(url)")
         } catch {
             #expect(error.code == code, "\(error)")
-            #expect(error.message.contains(url), "the message names the source: \(error.message)")
+            #expect(error.subject == .videoSource(url), "\(error)")
+            #expect(error.message == "\(url): \(error.reason)", "the message names the source once: \(error.message)")
+            #expect(!error.reason.contains(url), "the reason repeats the source: \(error.reason)")
         }
     }
 }

@@ -295,8 +295,10 @@ struct VideoFramePixelFormatTests {
         defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
         frame.pointee.format = AV_PIX_FMT_NONE.rawValue
         (frame.pointee.width, frame.pointee.height) = (4, 4)
-        expectTasksError(.invalidArgumentError, containing: ["Failed to convert a frame of video source 'clip.mp4'"]) { () throws(TasksError) in
-            try FrameConverter().pixels(of: frame, source: "clip.mp4")
+        let error = expectTasksError(.invalidArgumentError, containing: ["clip.mp4: Failed to convert a frame of video source: "]) {
+            () throws(TasksError) in try FrameConverter().pixels(of: frame, source: "clip.mp4")
         }
+        #expect(error?.subject == .videoSource("clip.mp4"), "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("clip.mp4: ") == true, "\(String(describing: error))")
     }
 }

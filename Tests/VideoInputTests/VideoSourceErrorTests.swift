@@ -31,8 +31,12 @@ struct VideoSourceErrorTests {
     }
 
     static let openCases: [OpenCase] = [
-        OpenCase("missing file", .notFoundError, "not found") { $0.appendingPathComponent("missing.mp4").path },
-        OpenCase("missing file: URL", .notFoundError, "not found") { "file:" + $0.appendingPathComponent("missing.mkv").path },
+        OpenCase("missing file", .notFoundError, "Video source not found (No such file or directory).") {
+            $0.appendingPathComponent("missing.mp4").path
+        },
+        OpenCase("missing file: URL", .notFoundError, "Video source not found (No such file or directory).") {
+            "file:" + $0.appendingPathComponent("missing.mkv").path
+        },
         OpenCase("directory", .invalidArgumentError, "directory") { $0.path },
         OpenCase("empty file", .invalidArgumentError, "video source") { try write(Data(), "empty.mp4", in: $0) },
         OpenCase("text file", .invalidArgumentError, "video source") {
@@ -79,8 +83,16 @@ struct VideoSourceErrorTests {
         let error = expectTasksError(openCase.expected, containing: [openCase.fragment]) {
             () throws(TasksError) in try VideoSource(url: url, options: openCase.options)
         }
-        if let error, !url.isEmpty {
-            #expect(error.message.contains(url), "the message names the source: \(error.message)")
+        guard let error else { return }
+        if url.isEmpty {
+            #expect(error.subject == nil, "no source to name: \(error)")
+            #expect(error.message == "Invalid video source: the URL is empty.")
+        } else {
+            // The source is the subject, set where the error is raised; the message shows it
+            // once, in front of a reason that does not repeat it.
+            #expect(error.subject == .videoSource(url), "\(error)")
+            #expect(error.message == "\(url): \(error.reason)")
+            #expect(!error.reason.contains("'\(url)'"), "the reason repeats the source: \(error.reason)")
         }
     }
 
@@ -108,7 +120,8 @@ struct VideoSourceErrorTests {
         expectIncreasing(timestamps)
         if let ending {
             #expect(ending.code == .dataLossError, "\(ending)")
-            #expect(ending.message.contains(cut))
+            #expect(ending.subject == .videoSource(cut), "\(ending)")
+            #expect(ending.message.hasPrefix("\(cut): "), "\(ending)")
             // A spent source repeats its error.
             let again = expectTasksError(ending.code) { () throws(TasksError) in try source.nextFrame() }
             #expect(again == ending)
@@ -159,9 +172,12 @@ struct VideoSourceErrorTests {
         let clip = directory.appendingPathComponent("noise.mkv")
         try FFmpegTool.run(["-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-c:v", "mjpeg", "-bsf:v", "noise=amount=1", clip.path])
         let source = try VideoSource(url: clip.path, options: VideoSourceOptions())
-        expectTasksError(.dataLossError, containing: ["no frame could be decoded from 10 packets"]) { () throws(TasksError) in
+        let error = expectTasksError(.dataLossError, containing: ["no frame could be decoded from 10 packets"]) { () throws(TasksError) in
             try source.nextFrame()
         }
+        #expect(error?.subject == .videoSource(clip.path), "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("\(clip.path): Failed to decode video source: no frame could be decoded from 10 packets, ") == true,
+                "\(String(describing: error))")
     }
 
     /// Writes `data` to `name` in `directory` and returns its path.

@@ -118,9 +118,11 @@ struct VideoSourceLiveTests {
         // Probing waits for data in the initializer; raw video needs none until the first frame.
         for options in [VideoSourceOptions(timeoutInMilliseconds: 1_000), Self.rawOptions(timeout: 1_000)] {
             let start = monotonicSeconds()
-            expectTasksError(.deadlineExceededError, containing: ["1000 ms"]) { () throws(TasksError) in
+            let error = expectTasksError(.deadlineExceededError, containing: ["1000 ms"]) { () throws(TasksError) in
                 try VideoSource(url: fifo, options: options).nextFrame()
             }
+            #expect(error?.subject == .videoSource(fifo), "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("\(fifo): ") == true, "\(String(describing: error))")
             expectGaveUp(after: monotonicSeconds() - start, timeoutMilliseconds: options.timeoutInMilliseconds)
         }
     }
@@ -137,7 +139,12 @@ struct VideoSourceLiveTests {
         #expect(try source.nextFrame()?.timestampInMilliseconds == 0)
         #expect(try source.nextFrame()?.timestampInMilliseconds == 40)
         let start = monotonicSeconds()
-        expectTasksError(.deadlineExceededError, containing: ["pipe:\(readEnd)"]) { () throws(TasksError) in try source.nextFrame() }
+        let error = expectTasksError(.deadlineExceededError, containing: ["no data within the timeout of 1000 ms"]) {
+            () throws(TasksError) in try source.nextFrame()
+        }
+        #expect(error?.subject == .videoSource("pipe:\(readEnd)"), "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("pipe:\(readEnd): Failed to read video source: no data within the timeout of 1000 ms (") == true,
+                "\(String(describing: error))")
         expectGaveUp(after: monotonicSeconds() - start, timeoutMilliseconds: 1_000)
     }
 
@@ -145,9 +152,12 @@ struct VideoSourceLiveTests {
     func silentServer() throws {
         let server = try SilentSource.TCPServer()
         let start = monotonicSeconds()
-        expectTasksError(.deadlineExceededError, containing: ["tcp://127.0.0.1:\(server.port)"]) { () throws(TasksError) in
-            try VideoSource(url: "tcp://127.0.0.1:\(server.port)", options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
+        let url = "tcp://127.0.0.1:\(server.port)"
+        let error = expectTasksError(.deadlineExceededError, containing: ["1000 ms"]) { () throws(TasksError) in
+            try VideoSource(url: url, options: VideoSourceOptions(timeoutInMilliseconds: 1_000))
         }
+        #expect(error?.subject == .videoSource(url), "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("\(url): ") == true, "\(String(describing: error))")
         expectGaveUp(after: monotonicSeconds() - start, timeoutMilliseconds: 1_000)
     }
 
@@ -170,7 +180,8 @@ struct VideoSourceLiveTests {
         } catch {
             // Refused at once on most machines (unavailable); a firewall that drops it makes it a timeout.
             #expect([.unavailableError, .deadlineExceededError].contains(error.code), "\(error)")
-            #expect(error.message.contains("tcp://127.0.0.1:9"))
+            #expect(error.subject == .videoSource("tcp://127.0.0.1:9"), "\(error)")
+            #expect(error.message.hasPrefix("tcp://127.0.0.1:9: "), "\(error)")
         }
         let elapsed = monotonicSeconds() - start
         #expect(elapsed < 5, "gave up after \(elapsed) s: refused at once, or within 5 times the timeout of 1 s")

@@ -211,7 +211,7 @@ struct LiveCommandTests {
         let run = try await VisionTasksTool.run(["live", camera, "--model", Self.model])
         #expect(run.status == 1, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics == ["error: NOT_FOUND: Video source not found: '\(camera)' (No such file or directory)."], "\(run)")
+        #expect(run.diagnostics == ["error: NOT_FOUND: \(camera): Video source not found (No such file or directory)."], "\(run)")
     }
 
     @Test("--timeout 1000 with a source that never sends: exit 1 after about 1 s, naming the source", arguments: ["udp", "tcp"])

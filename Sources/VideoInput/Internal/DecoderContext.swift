@@ -14,14 +14,15 @@ final class DecoderContext {
     ///   - stream: The stream to decode (borrowed from its format context); its time base
     ///     becomes `pkt_timebase`, the unit of the frames' timestamps.
     ///   - codec: The decoder `av_find_best_stream` chose (static FFmpeg data).
-    ///   - source: The URL or path, for error messages.
+    ///   - source: The URL or path, the subject of errors.
     ///   - deadline: Only to classify errors (decoder set-up does no I/O).
     /// - Throws: `TasksError` as mapped by `FFmpegError` for `.openDecoder`; the context is
     ///   freed before the error is thrown.
     init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, source: String,
          deadline: InterruptDeadline) throws(TasksError) {
         guard let allocated = avcodec_alloc_context3(codec) else {
-            throw TasksError(.resourceExhaustedError, "Failed to open the video decoder of video source '\(source)': cannot allocate a codec context (avcodec_alloc_context3).")
+            throw TasksError(.resourceExhaustedError, "Failed to open the video decoder of video source: cannot allocate a codec context (avcodec_alloc_context3).",
+                             subject: .videoSource(source))
         }
         var context: UnsafeMutablePointer<AVCodecContext>? = allocated
         let log = FFmpegLogMark()

@@ -3,7 +3,7 @@ import Glibc
 import TasksCommon
 
 /// Turns FFmpeg error codes into `TasksError`s: the one place that maps `AVERROR` values to
-/// codes and renders their messages (with `av_strerror`).
+/// codes and renders their reasons (with `av_strerror`).
 enum FFmpegError {
     /// FFmpeg's description of an error code (`av_strerror`), such as "Invalid data found
     /// when processing input"; "error <code>" when FFmpeg has none.
@@ -13,10 +13,11 @@ enum FFmpegError {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The `TasksError` for an FFmpeg call that returned `code` (< 0).
+    /// The `TasksError` for an FFmpeg call that returned `code` (< 0), with `source` as its
+    /// subject (`TasksError.Subject.videoSource`).
     ///
-    /// The message has the form "<failure> '<source>': <reason> (<av_strerror text>;
-    /// AVERROR <code>[; FFmpeg: <last log line>])".
+    /// The reason has the form "<failure>: <reason> (<av_strerror text>; AVERROR <code>[;
+    /// FFmpeg: <last log line>])", so the message reads "<source>: <failure>: <reason> (...)".
     ///
     /// - Parameters:
     ///   - code: The negative `AVERROR` value.
@@ -41,7 +42,7 @@ enum FFmpegError {
         if let logged = log.messageSinceMark {
             details += "; FFmpeg: \(logged)"
         }
-        return TasksError(errorCode, "\(operation.failure) '\(source)': \(reason) (\(details)).")
+        return TasksError(errorCode, "\(operation.failure): \(reason) (\(details)).", subject: .videoSource(source))
     }
 
     /// The code and plain-words reason for an error that is not a timeout.

@@ -18,7 +18,8 @@ enum FFmpegOperation: Sendable {
     /// (`sws_getCachedContext`, `sws_setColorspaceDetails`, `sws_scale`).
     case convert
 
-    /// The start of an error message: "Failed to ... video source".
+    /// The start of an error's reason: "Failed to ... video source" (the source itself is the
+    /// error's subject, shown before it).
     var failure: String {
         switch self {
         case .open: "Failed to open video source"

@@ -27,13 +27,14 @@ final class FileDescriptorInput {
     /// - Parameters:
     ///   - fileDescriptor: An open, readable descriptor, owned from now on.
     ///   - deadline: The budget of each read.
-    ///   - source: The URL or path, for error messages.
+    ///   - source: The URL or path, the subject of errors.
     /// - Throws: `TasksError` `resourceExhaustedError` when the buffer or the context cannot
     ///   be allocated (`av_malloc`, `avio_alloc_context`).
     init(fileDescriptor: Int32, deadline: InterruptDeadline, source: String) throws(TasksError) {
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             close(fileDescriptor)
-            throw TasksError(.resourceExhaustedError, "Failed to open video source '\(source)': cannot allocate the read buffer (av_malloc).")
+            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate the read buffer (av_malloc).",
+                             subject: .videoSource(source))
         }
         let reader = UnsafeMutablePointer<SVTFdReader>.allocate(capacity: 1)
         reader.initialize(to: SVTFdReader(fd: fileDescriptor, deadline: deadline.pointer))
@@ -43,7 +44,8 @@ final class FileDescriptorInput {
             av_free(buffer)
             reader.deallocate()
             close(fileDescriptor)
-            throw TasksError(.resourceExhaustedError, "Failed to open video source '\(source)': cannot allocate the I/O context (avio_alloc_context).")
+            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate the I/O context (avio_alloc_context).",
+                             subject: .videoSource(source))
         }
         self.context = context
         self.reader = reader

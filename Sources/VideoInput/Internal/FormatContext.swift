@@ -18,7 +18,7 @@ final class FormatContext {
     /// within one budget of `deadline`.
     ///
     /// - Parameters:
-    ///   - url: What FFmpeg opens (a path, URL, device or filter graph); named in errors.
+    ///   - url: What FFmpeg opens (a path, URL, device or filter graph); the subject of errors.
     ///   - format: The demuxer to use, or nil to probe.
     ///   - options: Demuxer and protocol options (`AVDictionary`); every one must be used.
     ///   - input: Custom I/O to read from instead of opening `url`, or nil.
@@ -32,7 +32,8 @@ final class FormatContext {
     init(url: String, format: UnsafePointer<AVInputFormat>?, options: [String: String],
          input: FileDescriptorInput?, nonBlocking: Bool, deadline: InterruptDeadline) throws(TasksError) {
         guard let allocated = avformat_alloc_context() else {
-            throw TasksError(.resourceExhaustedError, "Failed to open video source '\(url)': cannot allocate a format context (avformat_alloc_context).")
+            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate a format context (avformat_alloc_context).",
+                             subject: .videoSource(url))
         }
         svt_install_interrupt(allocated, deadline.pointer)
         if let input {
@@ -66,7 +67,8 @@ final class FormatContext {
             avformat_close_input(&context)
             let formatName = format.map { String(cString: $0.pointee.name) } ?? "the probed format"
             throw TasksError.invalidArgument(
-                "Failed to open video source '\(url)': unknown demuxer option\(unused.count == 1 ? "" : "s") \(unused.map { "'\($0)'" }.joined(separator: ", ")) (not an option of \(formatName) or its protocol).")
+                "Failed to open video source: unknown demuxer option\(unused.count == 1 ? "" : "s") \(unused.map { "'\($0)'" }.joined(separator: ", ")) (not an option of \(formatName) or its protocol).",
+                subject: .videoSource(url))
         }
         pointer = opened
         self.deadline = deadline
@@ -82,7 +84,7 @@ final class FormatContext {
     /// Reads the start of the streams to fill in their parameters (`avformat_find_stream_info`),
     /// within one budget of the deadline.
     ///
-    /// - Parameter source: The URL or path, for error messages.
+    /// - Parameter source: The URL or path, the subject of errors.
     /// - Throws: `TasksError` as mapped by `FFmpegError` for `.findStreamInfo`.
     func findStreamInfo(source: String) throws(TasksError) {
         let log = FFmpegLogMark()

@@ -10,10 +10,12 @@ final class Frame {
 
     /// Allocates an empty frame (`av_frame_alloc`).
     ///
+    /// - Parameter source: The URL or path of the video source it is for, the subject of errors.
     /// - Throws: `TasksError` `resourceExhaustedError` when FFmpeg cannot allocate it.
-    init() throws(TasksError) {
+    init(source: String) throws(TasksError) {
         guard let frame = av_frame_alloc() else {
-            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg frame (av_frame_alloc): out of memory.")
+            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg frame (av_frame_alloc): out of memory.",
+                             subject: .videoSource(source))
         }
         pointer = frame
     }

@@ -42,24 +42,30 @@ final class FrameConverter {
     ///
     /// - Parameters:
     ///   - frame: A decoded video frame.
-    ///   - source: The URL or path, for error messages.
+    ///   - source: The URL or path, the subject of errors.
     /// - Returns: An image of the frame's width and height in the `PixelFormat` its
     ///   `FrameLayout` names, with the frame's range and matrix (`FrameColor`).
-    /// - Throws: `TasksError` `invalidArgumentError` when the frame's size or pixel format
-    ///   cannot be handled or is over Imaging's limits, `internalError` when libswscale fails.
+    /// - Throws: `TasksError` with `source` as its subject: `invalidArgumentError` when the
+    ///   frame's size or pixel format cannot be handled or is over Imaging's limits,
+    ///   `internalError` when libswscale fails.
     func pixels(of frame: UnsafePointer<AVFrame>, source: String) throws(TasksError) -> PixelImage {
         let width = frame.pointee.width, height = frame.pointee.height
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         guard width > 0, height > 0, frame.pointee.format >= 0, let layout = FrameLayout(format) else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure) '\(source)': the decoder produced a frame of size \(width)x\(height) and pixel format \(Self.name(of: format)).")
+            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): the decoder produced a frame of size \(width)x\(height) and pixel format \(Self.name(of: format)).",
+                                             subject: .videoSource(source))
         }
         let range = FrameColor.range(of: frame)
         let matrix = FrameColor.matrix(of: frame.pointee.colorspace)
-        switch layout {
-        case .copied(let pixelFormat):
-            return try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
-        case .repacked(let target, let pixelFormat):
-            return try repack(frame, to: target, as: pixelFormat, range: range, matrix: matrix, source: source)
+        do throws(TasksError) {
+            switch layout {
+            case .copied(let pixelFormat):
+                return try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
+            case .repacked(let target, let pixelFormat):
+                return try repack(frame, to: target, as: pixelFormat, range: range, matrix: matrix, source: source)
+            }
+        } catch {
+            throw error.naming(.videoSource(source))  // `PixelImage`'s size errors have no subject
         }
     }
 
@@ -75,7 +81,8 @@ final class FrameConverter {
         }
         // The descriptor is static FFmpeg data.
         guard status >= 0, let chromaShift = av_pix_fmt_desc_get(format)?.pointee.log2_chroma_h else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure) '\(source)': cannot lay out a \(width)x\(height) \(Self.name(of: format)) frame (\(FFmpegError.description(of: status))).")
+            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): cannot lay out a \(width)x\(height) \(Self.name(of: format)) frame (\(FFmpegError.description(of: status))).",
+                                             subject: .videoSource(source))
         }
         let planeCount = Self.planeCount(pixelFormat)
         let rowBytesOfPlane = [Int(rowBytes.0), Int(rowBytes.1), Int(rowBytes.2)]
@@ -134,7 +141,8 @@ final class FrameConverter {
             return sws_scale(context, sourcePlanes, linesizes, 0, height, destination, destinationStrides)
         }
         guard scaledRows == height else {
-            throw TasksError.internal("\(FFmpegOperation.convert.failure) '\(source)': sws_scale produced \(scaledRows) of \(height) rows (\(FFmpegError.description(of: scaledRows))).")
+            throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_scale produced \(scaledRows) of \(height) rows (\(FFmpegError.description(of: scaledRows))).",
+                                      subject: .videoSource(source))
         }
         return try PixelImage(bytes: bytes, width: Int(width), height: Int(height), bytesPerRow: stride, format: pixelFormat,
                               colorRange: range, colorMatrix: matrix)
@@ -152,7 +160,8 @@ final class FrameConverter {
                                        wanted.width, wanted.height, target, flags, nil, nil, nil)
         configuration = nil
         guard let context else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure) '\(source)': libswscale cannot convert \(wanted.width)x\(wanted.height) \(Self.name(of: sourceFormat)) to \(Self.name(of: target)).")
+            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): libswscale cannot convert \(wanted.width)x\(wanted.height) \(Self.name(of: sourceFormat)) to \(Self.name(of: target)).",
+                                             subject: .videoSource(source))
         }
         if yuv {
             var inverseTable: UnsafeMutablePointer<Int32>?
@@ -161,13 +170,15 @@ final class FrameConverter {
             var brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
             guard sws_getColorspaceDetails(context, &inverseTable, &sourceRange, &table, &destinationRange,
                                            &brightness, &contrast, &saturation) >= 0 else {
-                throw TasksError.internal("\(FFmpegOperation.convert.failure) '\(source)': sws_getColorspaceDetails failed.")
+                throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_getColorspaceDetails failed.",
+                                          subject: .videoSource(source))
             }
             // The same table on both sides: a different one would make libswscale convert the
             // matrix through RGB.
             let full: Int32 = wanted.range == .full ? 1 : 0
             guard sws_setColorspaceDetails(context, inverseTable, full, inverseTable, full, brightness, contrast, saturation) >= 0 else {
-                throw TasksError.internal("\(FFmpegOperation.convert.failure) '\(source)': sws_setColorspaceDetails rejected range \(wanted.range).")
+                throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_setColorspaceDetails rejected range \(wanted.range).",
+                                          subject: .videoSource(source))
             }
         }
         configuration = wanted

@@ -47,12 +47,13 @@ enum InputLocation: Equatable {
     /// opens the custom input that reads it within the deadline.
     ///
     /// - Parameters:
-    ///   - url: The URL as the caller gave it, for messages.
+    ///   - url: The URL as the caller gave it, the subject of errors.
     ///   - opensItself: Whether the demuxer opens its input (`AVFMT_NOFILE`), in which case
     ///     only existence is checked.
     ///   - deadline: The budget of each read of the custom input.
     /// - Returns: The custom input, or nil when FFmpeg opens the source itself.
-    /// - Throws: `TasksError` `notFoundError` for a missing path, `invalidArgumentError` for a
+    /// - Throws: `TasksError` with `url` as its subject: `notFoundError` for a missing path
+    ///   ("Video source not found (<strerror text>)."), `invalidArgumentError` for a
     ///   directory or a bad descriptor, `permissionDeniedError` when a FIFO cannot be opened
     ///   for reading, and as `FileDescriptorInput.init`.
     func openCustomInput(url: String, opensItself: Bool, deadline: InterruptDeadline) throws(TasksError) -> FileDescriptorInput? {
@@ -63,7 +64,8 @@ enum InputLocation: Equatable {
             // A private duplicate, so that closing ours leaves the caller's open.
             let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard duplicate >= 0 else {
-                throw TasksError.invalidArgument("Failed to open video source '\(url)': file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).")
+                throw TasksError.invalidArgument("Failed to open video source: file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).",
+                                                 subject: .videoSource(url))
             }
             return try FileDescriptorInput(fileDescriptor: duplicate, deadline: deadline, source: url)
         case .path(let path):
@@ -71,14 +73,15 @@ enum InputLocation: Equatable {
             guard stat(path, &info) == 0 else {
                 let reason = String(cString: strerror(errno))
                 if errno == ENOENT || errno == ENOTDIR {
-                    throw TasksError.notFound("Video source not found: '\(url)' (\(reason)).")
+                    throw TasksError.notFound("Video source not found (\(reason)).", subject: .videoSource(url))
                 }
                 throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                                 "Failed to open video source '\(url)': \(reason).")
+                                 "Failed to open video source: \(reason).", subject: .videoSource(url))
             }
             let type = info.st_mode & S_IFMT
             guard type != S_IFDIR else {
-                throw TasksError.invalidArgument("Failed to open video source '\(url)': the path is a directory, not a video file or device.")
+                throw TasksError.invalidArgument("Failed to open video source: the path is a directory, not a video file or device.",
+                                                 subject: .videoSource(url))
             }
             guard !opensItself, type == S_IFIFO || type == S_IFCHR else {
                 return nil  // a regular file (FFmpeg's file protocol) or a device its demuxer opens
@@ -89,7 +92,7 @@ enum InputLocation: Equatable {
             guard descriptor >= 0 else {
                 let reason = String(cString: strerror(errno))
                 throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                                 "Failed to open video source '\(url)': \(reason).")
+                                 "Failed to open video source: \(reason).", subject: .videoSource(url))
             }
             return try FileDescriptorInput(fileDescriptor: descriptor, deadline: deadline, source: url)
         }

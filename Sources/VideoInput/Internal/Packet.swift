@@ -11,10 +11,12 @@ final class Packet {
 
     /// Allocates an empty packet (`av_packet_alloc`).
     ///
+    /// - Parameter source: The URL or path of the video source it is for, the subject of errors.
     /// - Throws: `TasksError` `resourceExhaustedError` when FFmpeg cannot allocate it.
-    init() throws(TasksError) {
+    init(source: String) throws(TasksError) {
         guard let packet = av_packet_alloc() else {
-            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg packet (av_packet_alloc): out of memory.")
+            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg packet (av_packet_alloc): out of memory.",
+                             subject: .videoSource(source))
         }
         pointer = packet
     }
