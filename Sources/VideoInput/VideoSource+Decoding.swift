@@ -123,8 +123,10 @@ extension VideoSource {
             let origin = self.origin ?? presentation
             self.origin = origin
             let (elapsed, overflow) = presentation.subtractingReportingOverflow(origin)
-            if !overflow {
-                milliseconds = Int(av_rescale_q(elapsed, timeBase, AVRational(num: 1, den: 1000)))
+            // av_rescale_q answers INT64_MIN when the result does not fit: treated as no timestamp.
+            let rescaled = overflow ? Int64.min : av_rescale_q(elapsed, timeBase, AVRational(num: 1, den: 1000))
+            if rescaled != Int64.min {
+                milliseconds = Int(rescaled)
             }
         }
         lastTimestamp = milliseconds

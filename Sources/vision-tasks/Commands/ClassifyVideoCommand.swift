@@ -118,8 +118,9 @@ struct ClassifyVideoCommand: ParsableCommand {
             warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")
         }
         let frameInterval = source.frameRate.map { 1000 / max($0, 1) } ?? 100
+        // Doubles: damaged containers can give any Int here, and the difference must not trap.
         if let duration = source.durationInMilliseconds, let lastTimestamp,
-           Double(duration - lastTimestamp) > 3 * frameInterval + 100 {
+           Double(duration) - Double(lastTimestamp) > 3 * frameInterval + 100 {
             warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
         }
         guard !warnings.isEmpty else { return }
