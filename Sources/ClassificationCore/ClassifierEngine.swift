@@ -114,6 +114,9 @@ package final class ClassifierEngine {
 
     private static func heads(model: Model, subgraph: SubGraphMetadata?, files: AssociatedFiles,
                               locale: String) throws(TasksError) -> [ClassificationHead] {
+        guard !model.outputs.isEmpty else {
+            throw .invalidArgument("The model has no output tensor; an image classifier needs at least one.")
+        }
         let outputMetadata = subgraph?.outputTensors ?? []
         if subgraph != nil, outputMetadata.count != model.outputs.count {
             throw .invalidArgument("Mismatch between number of output tensors (\(model.outputs.count)) "
@@ -153,7 +156,8 @@ package final class ClassifierEngine {
     ///   - orientation: how the pixels must be turned to be upright.
     ///   - regionOfInterest: the region of the stored pixels to classify.
     /// - Returns: one `Classifications` per head.
-    /// - Throws: `TasksError` when LiteRT fails to run the model (naming the model file).
+    /// - Throws: `TasksError` when LiteRT fails to run the model, or outOfRange when a score is
+    ///   NaN (both naming the model file).
     package func classify(_ image: PixelImage, orientation: ImageOrientation,
                           regionOfInterest: RegionOfInterest) throws(TasksError) -> [Classifications] {
         try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
@@ -171,7 +175,19 @@ package final class ClassifierEngine {
         for head in heads {
             outputs.append(try compiled.outputBuffers[head.index].withBytes(forWriting: false) { head.scores(from: UnsafeRawBufferPointer($0)) })
         }
+        try checkForNaN(outputs)
         return postprocess(scores: outputs)
+    }
+
+    /// A NaN score would be dropped by every threshold without a word (MediaPipe drops it so),
+    /// hiding a broken model or calibration: it is an error naming the head and category.
+    private func checkForNaN(_ outputs: [[Float]]) throws(TasksError) {
+        for (head, scores) in zip(heads, outputs) {
+            guard let category = scores.firstIndex(where: \.isNaN) else { continue }
+            let failure = TasksError(.outOfRangeError, "Output tensor \(head.index) gives a NaN score for category \(category): "
+                + "the model's output (after dequantization and calibration) is not a number.")
+            throw subject.map { failure.naming($0) } ?? failure
+        }
     }
 
     /// Postprocesses the dequantized scores of every head (index-aligned with the outputs).

@@ -6,18 +6,19 @@ import TestSupport
 /// the value, in every format, with exit status 1; never a blank line, `{}` or exit 0.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct NonFiniteScoreTests {
-    /// mobilenet_v2_1.0_224_quant.tflite with its output's quantization scale set to +inf.
+    /// mobilenet_v2_1.0_224_quant.tflite with its output's quantization scale set to the largest float.
     ///
     /// Why this really gives +inf: that model's output is logits, uint8 with scale 0.0989 and
     /// zero point 58, written by a RESHAPE, which copies the bytes and ignores quantization
     /// (unlike a quantized softmax, whose kernel insists on a scale of 1/256). So LiteRT runs
     /// the model as before, and the classifier dequantizes each score as scale · (q − 58): every
-    /// category whose byte is above the zero point (the likely ones, at least) becomes +inf.
-    /// (Those at the zero point give NaN and those below −inf; neither passes the threshold 0.)
+    /// category whose byte is at least 2 above the zero point (the likely ones, at least) overflows
+    /// to +inf. (Those at the zero point give 0, those below a negative number or −inf, which
+    /// the threshold 0 drops; a scale of +inf itself would make 0 · inf = NaN, a library error.)
     static func infiniteScoreModel(in folder: URL) throws -> String {
         var patcher = ModelPatcher(try TestData.bytes("models/mobilenet_v2_1.0_224_quant.tflite"))
         #expect(abs(patcher.scale(of: .output) - 0.0988925) < 1e-6, "the output scale the comment describes: \(patcher.scale(of: .output))")
-        patcher.setScale(.infinity, of: .output)
+        patcher.setScale(.greatestFiniteMagnitude, of: .output)
         let url = folder.appendingPathComponent("infinite_scores.tflite")
         try patcher.data.write(to: url)
         return url.path

@@ -70,6 +70,32 @@ struct OutputShapeTests {
         }
     }
 
+    /// A model without outputs would classify every image as nothing: refused at creation.
+    @Test func noOutputIsRefused() {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetBuffer = Data(ReshapeModel.bytes(outputShapes: []))
+        let error = #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
+        #expect(error?.code == .invalidArgumentError)
+        #expect(error?.message == "The model has no output tensor; an image classifier needs at least one.")
+    }
+
+    /// A NaN score (here from an output scale patched to NaN) is an error naming the head and the
+    /// category, where MediaPipe drops it silently; +inf stays a score (it sorts first).
+    @Test func nanScoreIsAnError() throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var patcher = ModelPatcher(try TestData.bytes("models/mobilenet_v2_1.0_224_quant.tflite"))
+        patcher.setScale(.nan, of: .output)
+        let path = folder.appendingPathComponent("nan.tflite").path
+        try patcher.data.write(to: URL(fileURLWithPath: path))
+        let classifier = try ImageClassifier(modelPath: path)
+        let error = #expect(throws: TasksError.self) { try classifier.classify(image: MPImage(contentsOf: TestData.image("burger.jpg"))) }
+        #expect(error?.code == .outOfRangeError)
+        #expect(error?.subject == .file(path))
+        #expect(error?.reason == "Output tensor 0 gives a NaN score for category 0: the model's output "
+            + "(after dequantization and calibration) is not a number.")
+    }
+
     /// Writes the models for the reference script when `SVT_WRITE_RESHAPE_MODELS` names a folder.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"] != nil))
     func writeModels() throws {
