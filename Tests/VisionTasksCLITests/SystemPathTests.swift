@@ -93,13 +93,14 @@ struct SystemPathTests {
         #expect(outcomes[1].categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")))
     }
 
-    /// A newline (and a tab, and ESC) in a file name: the table shows `\n`, `\t`, `\u{1B}`, so
+    /// A newline (and a tab, ESC, the C1 CSI, a line separator, a right-to-left override) in a
+    /// file name: the table shows `\n`, `\t`, `\u{1B}`, `\u{9B}`, `\u{2028}`, `\u{202E}`, so
     /// the output has exactly its expected lines; stderr lines of unreadable files likewise;
     /// JSON has the real name.
     @Test func controlCharactersInFileNamesAreEscapedInTables() async throws {
         let folder = try TestData.temporaryDirectory()
         defer { ByteNamedFiles.removeTree(folder.path) }
-        let name = "two\nlines\tand\u{1B}[31mred.jpg"
+        let name = "two\nlines\tand\u{1B}[31mred\u{9B}31m\u{2028}\u{202E}.jpg"
         try TestData.bytes("images/burger.jpg").write(to: folder.appendingPathComponent(name))
         let missing = folder.appendingPathComponent("missing\nfile.jpg").path
         let image = folder.path + "/" + name
@@ -107,7 +108,7 @@ struct SystemPathTests {
         let table = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--max-results", "1", image, missing])
         #expect(table.status == 1, "\(table)")
         #expect(table.stdoutLines == [
-            folder.path + "/two\\nlines\\tand\\u{1B}[31mred.jpg",
+            folder.path + "/two\\nlines\\tand\\u{1B}[31mred\\u{9B}31m\\u{2028}\\u{202E}.jpg",
             "  head 0 (probability)",
             "    index  category name  display name    score",
             "      934  cheeseburger                 0.97266",

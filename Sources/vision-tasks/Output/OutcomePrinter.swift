@@ -78,7 +78,7 @@ struct OutcomePrinter {
         let path = TableText.escaped(outcome.path.description)
         switch outcome.payload {
         case .error(let error):
-            StandardStreams.warn("\(path): error: \(ErrorText.describe(error))")
+            StandardStreams.warn("\(path): error: \(ErrorText.describe(error, imageFile: outcome.path.description))")
         case .classifications(let heads):
             StandardStreams.emit(path)
             printHeads(heads)

@@ -1,17 +1,22 @@
 /// Text for the table format, where a line is a result: names and paths with their control
 /// characters escaped, and aligned columns.
 enum TableText {
-    /// `text` with control characters (and the Unicode line and paragraph separators) written
-    /// as Swift escapes: a newline as `\n`, a tab as `\t`, ESC as `\u{1B}`. A file or category
-    /// name can then neither start a line that looks like another result nor move the cursor.
+    /// `text` with control and format characters (C0 and C1 controls, the Unicode line and
+    /// paragraph separators, bidirectional overrides) written as escapes: a newline as `\n`, a
+    /// tab as `\t`, a carriage return as `\r`, others as `\u{1B}`. A file or category name can
+    /// then neither start a line that looks like another result nor move the cursor. Backslashes
+    /// are left as they are, as in JSON and in the `\xNN` of undecodable file-name bytes, so a
+    /// name that contains such text literally reads the same (a documented ambiguity).
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if needsEscape(scalar) {
-                result += scalar.escaped(asASCII: false)
-            } else {
-                result.unicodeScalars.append(scalar)
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result
@@ -19,7 +24,7 @@ enum TableText {
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false
         }
     }
