@@ -20,3 +20,24 @@ struct TableErrorLineTests {
                 "\(run)")
     }
 }
+
+/// Results that cannot be written (a full disk: /dev/full) are an error with status 1, not the
+/// quiet end of a closed pipe.
+@Suite(.enabled(if: TestData.isAvailable && FileManager.default.fileExists(atPath: "/dev/full"),
+                Comment(rawValue: TestData.missingReason)))
+struct OutputWriteErrorTests {
+    @Test func fullDiskIsReported() throws {
+        let tool = try #require(VisionTasksTool.executable)
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = ["classify", "--model", Fixture.quantModel, Fixture.burger]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(stderr == "error: cannot write the results to standard output: No space left on device\n")
+    }
+}

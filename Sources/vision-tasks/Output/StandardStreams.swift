@@ -9,8 +9,18 @@ enum StandardStreams {
         do {
             try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
         } catch {
-            exit(141)  // the reader went away (EPIPE with SIGPIPE ignored): end as SIGPIPE would
+            // The reader went away (EPIPE with SIGPIPE ignored): end quietly, as SIGPIPE would.
+            if posixCode(of: error) == EPIPE { exit(141) }
+            // Anything else (a full disk, an I/O error) loses results: say so.
+            warn("error: cannot write the results to standard output: \(posixCode(of: error).map { String(cString: strerror($0)) } ?? "\(error)")")
+            exit(1)
         }
+    }
+
+    /// The errno behind a Foundation write error (its underlying POSIX error), if any.
+    private static func posixCode(of error: any Error) -> Int32? {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return [underlying, error as NSError].compactMap { $0 }.first { $0.domain == NSPOSIXErrorDomain }.map { Int32($0.code) }
     }
 
     /// Writes one line to standard error.
