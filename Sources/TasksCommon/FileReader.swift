@@ -36,11 +36,13 @@ package struct FileKind: Sendable {
 /// Errors have the path as their subject (`TasksError.Subject.file`).
 package enum FileReader {
     /// Reads the whole file at `path`.
-    /// - Throws: `TasksError` with the path as subject: notFound when nothing is there
+    /// - Throws: `TasksError` invalidArgument for an empty path; with the path as subject:
+    ///   notFound when nothing is there
     ///   (ENOENT, ENOTDIR); permissionDenied when reading is refused (EACCES, EPERM);
     ///   invalidArgument for a directory, what is not a regular file, a file over the kind's
     ///   limit, and any other system error (with its description and errno).
     package static func contents(of path: FileSystemPath, as kind: FileKind) throws(TasksError) -> [UInt8] {
+        guard !path.bytes.isEmpty else { throw .invalidArgument("The \(kind.noun) path is empty.") }
         var status = stat()
         guard path.withCString({ stat($0, &status) }) == 0 else { throw error(errno: errno, path: path, kind: kind) }
         try check(status, path: path, kind: kind)

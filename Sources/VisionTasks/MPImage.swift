@@ -56,9 +56,12 @@ public struct MPImage: Sendable {
         self.orientation = orientation ?? decoded.exifOrientation
     }
 
-    /// Decodes a JPEG, PNG or WebP file at a path. See `init(contentsOf:orientation:)`.
+    /// Decodes a JPEG, PNG or WebP file at a path, opened as given (relative to the current
+    /// directory; errors name it as given). See `init(contentsOf:orientation:)`.
     public init(contentsOfFile path: String, orientation: ImageOrientation? = nil) throws {
-        try self.init(contentsOf: URL(fileURLWithPath: path), orientation: orientation)
+        let decoded = try ImageDecoder.decode(file: FileSystemPath(path))
+        self.pixels = decoded.pixels
+        self.orientation = orientation ?? decoded.exifOrientation
     }
 
     /// Decodes an encoded JPEG, PNG or WebP image held in memory.

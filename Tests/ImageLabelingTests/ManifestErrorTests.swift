@@ -21,6 +21,8 @@ struct ManifestErrorTests {
     static let cases: [Case] = [
         Case(name: "not JSON", manifest: "modelFile: model.tflite", code: .invalidArgumentError,
              message: "<export>/manifest.json: the AutoML manifest is not valid JSON."),
+        Case(name: "null", manifest: "null", code: .invalidArgumentError,
+             message: "<export>/manifest.json: the AutoML manifest must be a JSON object with modelFile, labelsFile and modelType."),
         Case(name: "not an object", manifest: #"["model.tflite"]"#, code: .invalidArgumentError,
              message: "<export>/manifest.json: the AutoML manifest must be a JSON object with modelFile, labelsFile and modelType."),
         Case(name: "missing modelFile", manifest: #"{"labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,

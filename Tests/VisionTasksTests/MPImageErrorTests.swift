@@ -99,3 +99,24 @@ struct MPImageErrorTests {
         expectTasksError(item.code, containing: item.fragments, context: item.id, sourceLocation: sourceLocation) { try item.make() }
     }
 }
+
+/// Paths are opened as given: no current-directory expansion in messages, no trailing-slash
+/// leniency, and an empty path says so.
+@Suite struct MPImagePathTests {
+    @Test func emptyPathSaysSo() {
+        let error = #expect(throws: TasksError.self) { try MPImage(contentsOfFile: "") }
+        #expect(error?.code == .invalidArgumentError)
+        #expect(error?.message == "The image file path is empty.")
+    }
+
+    @Test func relativePathIsNamedAsGiven() {
+        let error = #expect(throws: TasksError.self) { try MPImage(contentsOfFile: "no/such/photo.jpg") }
+        #expect(error?.subject == .file("no/such/photo.jpg"))
+    }
+
+    @Test(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+    func trailingSlashAfterAFileIsNotAFile() {
+        let error = #expect(throws: TasksError.self) { try MPImage(contentsOfFile: TestData.image("burger.jpg").path + "/") }
+        #expect(error?.code == .notFoundError)
+    }
+}

@@ -46,7 +46,7 @@ struct AutoMLManifest {
         let data = Data(try FileReader.contents(atPath: path, as: .manifest))
         let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: data)
+            parsed = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
         } catch {
             throw .invalidArgument("the AutoML manifest is not valid JSON.", subject: subject)
         }
