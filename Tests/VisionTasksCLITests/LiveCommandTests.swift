@@ -224,7 +224,7 @@ struct LiveCommandTests {
         let run = try await VisionTasksTool.run(["live", "/dev/video0", "--model", Self.model, "--format", "json"])
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics == ["error: --format must be table or jsonl", "Run `vision-tasks live --help` for usage."], "\(run)")
+        #expect(run.diagnostics == ["error: --format must be table or jsonl, got 'json'", "Run `vision-tasks live --help` for usage."], "\(run)")
     }
 }
 

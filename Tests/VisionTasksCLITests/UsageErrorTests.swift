@@ -19,13 +19,17 @@ struct UsageErrorTests {
 
     /// The hint after a usage error: the command's own help when a command was named.
     static func hint(for arguments: [String]) -> String {
-        guard let command = arguments.first, ["classify", "label"].contains(command) else { return hint }
+        guard let command = arguments.first, ["classify", "label", "classify-video", "live", "benchmark"].contains(command) else { return hint }
         return "Run `vision-tasks \(command) --help` for usage."
     }
 
     static let cases: [UsageCase] = [
         UsageCase(id: "no command", arguments: [], message: "USAGE: vision-tasks COMMAND"),
         UsageCase(id: "unknown command", arguments: ["frobnicate"], message: "error: unknown command 'frobnicate'"),
+        UsageCase(id: "--allow with --deny", arguments: ["classify", "--model", "MODEL", "--allow", "hotdog", "--deny", "bagel", "IMAGE"],
+                  message: "error: give --allow or --deny, not both"),
+        UsageCase(id: "benchmark --format jsonl", arguments: ["benchmark", "--model", "MODEL", "--format", "jsonl", "IMAGE"],
+                  message: "error: --format must be table or json, got 'jsonl'"),
         UsageCase(id: "unknown option", arguments: ["classify", "--model", "MODEL", "--bogus", "IMAGE"],
                   message: "error: unknown option --bogus"),
         UsageCase(id: "option without its value", arguments: ["classify", "IMAGE", "--model"],

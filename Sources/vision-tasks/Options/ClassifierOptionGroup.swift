@@ -40,6 +40,7 @@ struct ClassifierOptionGroup: ParsableArguments {
         scoreThreshold = try parsed.value(Self.scoreThreshold)
         allowlist = parsed.values(Self.allow)
         denylist = parsed.values(Self.deny)
+        guard allowlist.isEmpty || denylist.isEmpty else { throw UsageError("give --allow or --deny, not both") }
         locale = try parsed.value(Self.locale)
     }
 

@@ -7,7 +7,7 @@ extension OutputFormat {
                 throw UsageError("--format must be one of \(allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
             }
             guard allowed.contains(format) else {
-                throw UsageError("--format must be \(allowed.map(\.rawValue).joined(separator: " or "))")
+                throw UsageError("--format must be \(allowed.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
             }
             return format
         }
