@@ -71,7 +71,7 @@ struct PortingTests {
     /// run (`RunLoop.main.run()`, `dispatchMain()`, or an async `main`). Only a run loop drains it
     /// on the main thread there: under `dispatchMain()` and async `main` (as in this test runner)
     /// its blocks run serially on another thread, so the check is the queue, not `Thread.isMainThread`.
-    @Test(.timeLimit(.minutes(1))) func processCallsBackOnTheMainQueue() async throws {
+    @Test(.hangGuard) func processCallsBackOnTheMainQueue() async throws {
         let export = try AutoMLExport()
         let imageLabeler = ImageLabeler.imageLabeler(
             options: AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath)))

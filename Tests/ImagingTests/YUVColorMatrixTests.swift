@@ -1,5 +1,6 @@
 import Foundation
 import TasksCommon
+import TestSupport
 import Testing
 import TestSupport
 @testable import Imaging

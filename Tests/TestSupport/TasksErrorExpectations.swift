@@ -29,6 +29,13 @@ public func expectTasksError<T>(_ code: TasksErrorCode, containing fragments: [S
     }
 }
 
+/// `expectTasksError(_:containing:context:sourceLocation:_:)` with one fragment.
+@discardableResult
+public func expectTasksError<T>(_ code: TasksErrorCode, containing fragment: String, context: String? = nil,
+                                sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> TasksError? {
+    expectTasksError(code, containing: [fragment], context: context, sourceLocation: sourceLocation, body)
+}
+
 /// Expects `body` to throw a `TasksError` with `code` and exactly `message` (or a message
 /// starting with it, with `prefix`), and returns the error (nil, after recording an issue,
 /// otherwise).

@@ -24,20 +24,24 @@ struct BenchmarkCommandTests {
                        report.decodeAndClassifyMilliseconds] {
             #expect(timing.median > 0 && timing.median <= timing.p90)
         }
-        // Decoding plus classifying includes a classification. Wall-clock figures of two phases
-        // measured seconds apart: a busy machine can stretch one phase many-fold (seen: classify
-        // 1084 ms against 274 ms for decode plus classify, at a load of 15 per core), so the
-        // comparison is repeated on fresh figures, up to 3 times, before it fails; a phase that
-        // left out the classification fails every time.
-        var timings = report
-        for attempt in 1...3 {
-            if timings.decodeAndClassifyMilliseconds.median > timings.classifyMilliseconds.median * 0.5 || attempt == 3 { break }
-            let again = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "15", "--cycles", "1",
+        // Decoding plus classifying includes a classification. These are wall-clock figures of
+        // two phases measured one after the other, and a busy machine stretches a phase by a
+        // factor that changes from moment to moment (seen at a load of about 15 per core: classify
+        // 1084 ms against 274 ms for decode plus classify). Load only ever adds time, so the
+        // comparison is made on the smallest median of each phase over up to 6 benchmark runs,
+        // stopping as soon as it holds; a phase that left out the classification (about 1 ms
+        // against 20) fails it however many runs are made.
+        var classify = report.classifyMilliseconds.median
+        var decodeAndClassify = report.decodeAndClassifyMilliseconds.median
+        for _ in 1..<6 where decodeAndClassify <= classify * 0.5 {
+            let again = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "5", "--cycles", "1",
                                                        "--format", "json", Fixture.burger])
-            timings = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+            let figures = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+            classify = min(classify, figures.classifyMilliseconds.median)
+            decodeAndClassify = min(decodeAndClassify, figures.decodeAndClassifyMilliseconds.median)
         }
-        #expect(timings.decodeAndClassifyMilliseconds.median > timings.classifyMilliseconds.median * 0.5,
-                "decode and classify \(timings.decodeAndClassifyMilliseconds.median) ms, classify \(timings.classifyMilliseconds.median) ms")
+        #expect(decodeAndClassify > classify * 0.5,
+                "smallest medians: decode and classify \(decodeAndClassify) ms, classify \(classify) ms")
         // Each cycle loads a 0.5 MB model copy and allocates tensor buffers: a leak of either
         // would add 150 MB or more over 300 cycles.
         let growth = report.residentBytesAfter - report.residentBytesBefore

@@ -40,23 +40,20 @@ extension VisionTasksTool {
         try #require(spawned == 0, "posix_spawn failed: \(String(cString: strerror(spawned)))", sourceLocation: sourceLocation)
         let child = pid
 
-        // Wait on a Dispatch thread (no Swift concurrency thread blocks), signalled when it exits.
+        // Wait for the exit on threads of their own (`Waiting`), so that neither a Swift
+        // concurrency thread nor one of Dispatch's few pool threads is held while tests run in parallel.
         let exited = DispatchSemaphore(value: 0)
         let status = WaitStatus()
-        DispatchQueue.global().async {
+        Thread {
             var code: Int32 = 0
             while waitpid(child, &code, 0) < 0, errno == EINTR {}
             status.value.store(code, ordering: .sequentiallyConsistent)
             exited.signal()
-        }
-        let finished = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: exited.wait(timeout: .now() + .seconds(Int(timeout.components.seconds))) == .success)
-            }
-        }
+        }.start()
+        let finished = await Waiting.wait(for: exited, safetyNet: Double(timeout.components.seconds))
         if !finished {
             kill(child, SIGKILL)
-            exited.wait()
+            _ = await Waiting.wait(for: exited, safetyNet: 30)
         }
         try #require(finished, "vision-tasks did not finish within \(timeout); killed", sourceLocation: sourceLocation)
         let code = status.value.load(ordering: .sequentiallyConsistent)

@@ -47,18 +47,23 @@ struct LiveCommandTests {
         try #require(frames.count == 40 * frameSize, "ffmpeg decoded \(frames.count) bytes")
 
         let input = Pipe()
-        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--max-results", "1"]
-            + Self.rawPipeOptions, standardInput: input)
+        // The frames are sent by a thread of the test's own, but a read timeout of 10 minutes
+        // keeps a stalled exchange a test failure rather than a timeout of the tool.
+        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--max-results", "1",
+                                         "--timeout", "600000"] + Self.rawPipeOptions, standardInput: input)
         let writer = input.fileHandleForWriting
-        var answered = 0
-        for index in 0..<40 {
-            let frame = frames.subdata(in: index * frameSize..<(index + 1) * frameSize)
-            // The write blocks until the tool has read most of the frame: on a thread of its own.
-            let written = await Waiting.onOwnThread { (try? writer.write(contentsOf: frame)) != nil }
-            guard written, await live.waitForLines(index + 1, safetyNet: 120) else { break }
-            answered += 1
+        // Sent from a thread of its own, which sees each result line as it arrives: however late
+        // the test itself resumes on a busy machine, the next frame is not late.
+        let answered = await Waiting.onOwnThread {
+            var answered = 0
+            for index in 0..<40 {
+                let frame = frames.subdata(in: index * frameSize..<(index + 1) * frameSize)
+                guard (try? writer.write(contentsOf: frame)) != nil, live.blockingWaitForLines(index + 1, safetyNet: 120) else { break }
+                answered += 1
+            }
+            try? writer.close()
+            return answered
         }
-        try? writer.close()
         let outcome = try await live.finish(within: 120)
         #expect(answered == 40, "the result of frame \(answered) was not printed before the next frame was sent (waited 120 s)\n\(outcome)")
         #expect(outcome.status == 0 && outcome.reason == .exit, "\(outcome)")
@@ -77,8 +82,9 @@ struct LiveCommandTests {
         let clip = try await VideoClipMaker.burgerThenSparrow(VideoClipMaker.webm, in: directory)
 
         let feeder = try RawFrameFeeder(clip: clip)
-        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl"] + Self.rawPipeOptions,
-                                        standardInput: feeder.pipe)
+        // A read timeout of 10 minutes: a busy machine may hold ffmpeg back for seconds.
+        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--timeout", "600000"]
+            + Self.rawPipeOptions, standardInput: feeder.pipe)
         let outcome = try await live.finish(within: 120)
         #expect(await feeder.finish(within: 30) == 0, "ffmpeg fed the whole clip")
         #expect(outcome.status == 0 && outcome.reason == .exit, "\(outcome)")
@@ -135,12 +141,11 @@ struct LiveCommandTests {
     func interrupt(format: String) async throws {
         let live = try StreamingToolRun(["live", "testsrc=size=320x240:rate=30", "--input-format", "lavfi", "--model", Self.model,
                                          "--format", format, "--max-results", "1"])
-        // Interrupt once results are flowing (the SIGINT handler is set up before the source opens).
-        let flowing = await live.waitForLines(3, safetyNet: 120)
-        let interruptedAt = live.elapsed
-        live.interrupt()
+        // Interrupt once results are flowing (the SIGINT handler is set up before the source
+        // opens): at the third line.
+        let interrupted = await live.interrupt(atLine: 3, safetyNet: 120)
         let outcome = try await live.finish(within: 120)
-        try #require(flowing, "fewer than 3 results within 120 s\n\(outcome)")
+        let interruptedAt = try #require(interrupted, "fewer than 3 results within 120 s\n\(outcome)").sentAt
         #expect(outcome.reason == .exit && outcome.status == 0, "\(outcome)")
         #expect(outcome.duration - interruptedAt < Self.stopAfterInterrupt,
                 "stopped \(outcome.duration - interruptedAt) s after SIGINT\n\(outcome)")
@@ -186,14 +191,12 @@ struct LiveCommandTests {
         #expect(await Waiting.wait(for: written, safetyNet: 120), "the tool read the five frames")
         // The newest frame is never dropped (only a newer one replaces a waiting frame), so the
         // fifth frame's result (400 ms at 10 fps) comes: the tool has read all five and waits.
-        let fifth = await live.waitForLine(safetyNet: 120) { line in
+        let interrupted = await live.interrupt(onceALine: { line in
             let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any]
             return object?["timestampInMilliseconds"] as? Int == 400
-        }
-        let interruptedAt = live.elapsed
-        live.interrupt()
+        }, safetyNet: 120)
         let outcome = try await live.finish(within: 120)
-        try #require(fifth != nil, "no result for the fifth frame (400 ms) within 120 s\n\(outcome)")
+        let interruptedAt = try #require(interrupted, "no result for the fifth frame (400 ms) within 120 s\n\(outcome)").sentAt
         #expect(outcome.reason == .exit, "\(outcome)")
         let (results, statistics) = try VideoOutput.live(outcome.stdoutLines, context: "\(outcome)")
         #expect(statistics.framesReceived == 5, "\(statistics)")

@@ -7,9 +7,10 @@ import TestSupport
 /// its stdout is a pipe read as lines arrive, each line with the time it arrived, and it
 /// can be sent SIGINT.
 ///
-/// Tests wait for what the tool prints (`waitForLines`, `waitForLine`) and for its exit, on
-/// threads of their own (`Waiting`); times are taken on those threads (the reader, the
-/// termination handler), never after an `await`, which a busy test run can delay by seconds.
+/// Tests wait for what the tool prints (`waitForLines`) and for its exit on threads of their
+/// own (`Waiting`); what must follow an event at once (a SIGINT, the next frame) is done by the
+/// thread that sees it, and times are taken on those threads (the reader, the termination
+/// handler), never after an `await`, which a busy test run can delay by a minute.
 final class StreamingToolRun: @unchecked Sendable {
     /// A line of stdout and when it arrived, in seconds after the process was started.
     struct Line: Sendable {
@@ -112,27 +113,50 @@ final class StreamingToolRun: @unchecked Sendable {
         kill(process.processIdentifier, SIGINT)
     }
 
+    /// Sends SIGINT as soon as a line of stdout satisfies `predicate`, from the thread that
+    /// sees it (so however late the test itself resumes, the signal is not late), and returns
+    /// the line and when the signal was sent, in seconds after the start; nil, without sending
+    /// anything, when stdout ended first or `safetyNet` seconds passed.
+    func interrupt(onceALine predicate: @escaping @Sendable (Line) -> Bool,
+                   safetyNet seconds: Double) async -> (line: Line, sentAt: Double)? {
+        await interrupt(safetyNet: seconds) { $0.first(where: predicate) }
+    }
+
+    /// `interrupt(onceALine:safetyNet:)` at the `count`th line.
+    func interrupt(atLine count: Int, safetyNet seconds: Double) async -> (line: Line, sentAt: Double)? {
+        await interrupt(safetyNet: seconds) { lines in lines.count >= count ? lines[count - 1] : nil }
+    }
+
+    private func interrupt(safetyNet seconds: Double,
+                           _ find: @escaping @Sendable ([Line]) -> Line?) async -> (line: Line, sentAt: Double)? {
+        await Waiting.onOwnThread { [self] in
+            guard let line = blockingWaitForLine(safetyNet: seconds, find) else { return nil }
+            let sentAt = elapsed
+            interrupt()
+            return (line, sentAt)
+        }
+    }
+
     /// Waits until `count` lines of stdout have arrived; false when stdout ended first or
     /// `safetyNet` seconds passed (a hang).
     func waitForLines(_ count: Int, safetyNet seconds: Double) async -> Bool {
-        await waitForLine(safetyNet: seconds) { lines in lines.count >= count ? lines[count - 1] : nil } != nil
+        await Waiting.onOwnThread { [self] in blockingWaitForLines(count, safetyNet: seconds) }
     }
 
-    /// Waits until a line of stdout satisfies `predicate` and returns it; nil when stdout
-    /// ended first or `safetyNet` seconds passed (a hang).
-    func waitForLine(safetyNet seconds: Double, where predicate: @escaping @Sendable (Line) -> Bool) async -> Line? {
-        await waitForLine(safetyNet: seconds) { lines in lines.first(where: predicate) }
+    /// `waitForLines(_:safetyNet:)`, blocking the calling thread: for a thread of the test's own.
+    func blockingWaitForLines(_ count: Int, safetyNet seconds: Double) -> Bool {
+        blockingWaitForLine(safetyNet: seconds) { lines in lines.count >= count ? lines[count - 1] : nil } != nil
     }
 
-    private func waitForLine(safetyNet seconds: Double, _ find: @escaping @Sendable ([Line]) -> Line?) async -> Line? {
-        await Waiting.onOwnThread { [self] in
-            let deadline = Date(timeIntervalSinceNow: seconds)
-            state.lock()
-            defer { state.unlock() }
-            while true {
-                if let line = find(received) { return line }
-                if stdoutEnded || !state.wait(until: deadline) { return find(received) }
-            }
+    /// Waits until `find` finds a line among those of stdout so far; nil when stdout ended
+    /// first or `safetyNet` seconds passed (a hang). Blocks the calling thread.
+    private func blockingWaitForLine(safetyNet seconds: Double, _ find: ([Line]) -> Line?) -> Line? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        state.lock()
+        defer { state.unlock() }
+        while true {
+            if let line = find(received) { return line }
+            if stdoutEnded || !state.wait(until: deadline) { return find(received) }
         }
     }
 
