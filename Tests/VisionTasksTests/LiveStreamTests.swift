@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 @testable import VisionTasks
@@ -7,7 +6,7 @@ import TestSupport
 /// Records delegate callbacks; with a `gate`, each callback first waits at it, so that a test
 /// can hold the delegate busy for as long as it needs.
 final class RecordingDelegate: ImageClassifierLiveStreamDelegate, Sendable {
-    let calls = Mutex<[(timestamp: Int, top: Int?, error: TasksError?)]>([])
+    let calls = Locked<[(timestamp: Int, top: Int?, error: TasksError?)]>([])
     let gate: Gate?
 
     init(gate: Gate? = nil) { self.gate = gate }
@@ -55,7 +54,7 @@ struct LiveStreamTests {
     @Test func aNewerFrameReplacesTheWaitingOne() throws {
         let gate = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let delivered = Mutex<[Int]>([])
+        let delivered = Locked<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
         let runner = LiveStreamRunner(
@@ -134,7 +133,7 @@ struct LiveStreamTests {
         // Nine more frames while the delegate is held, sent from a thread of their own, so that a
         // classifyAsync waiting for the delegate fails the test instead of hanging it.
         let sent = DispatchSemaphore(value: 0)
-        let errors = Mutex<[String]>([])
+        let errors = Locked<[String]>([])
         Thread {
             for timestamp in 1..<10 {
                 do {
@@ -159,7 +158,7 @@ struct LiveStreamTests {
         let delegate = RecordingDelegate()
         let classifier = try liveClassifier(delegate)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        let clock = Mutex(0)
+        let clock = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<500 {
                 // The timestamp is taken and sent under one lock, so sends stay in timestamp order.
@@ -236,8 +235,8 @@ struct LiveStreamOrderTests {
         options.imageClassifierLiveStreamDelegate = delegate
         let classifier = try ImageClassifier(options: options)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        let counter = Mutex(0)
-        let refused = Mutex(0)
+        let counter = Locked(0)
+        let refused = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<200 {
                 let timestamp = counter.withLock { value -> Int in
