@@ -28,7 +28,7 @@ struct BenchmarkCommand: ParsableCommand {
     static let cycles = Option<Int>(name: "cycles", valueName: "N", help: "Create/destroy cycles for the memory check.",
                                     default: 100, defaultDescription: "100",
                                     transform: ValueParser.integer("cycles", in: ValueRanges.cycles))
-    static let format = OutputFormat.option(allowing: OutputFormat.allCases, help: "table or json (one object).")
+    static let format = OutputFormat.option(allowing: [.table, .json, .jsonl], help: "table or json (one object).")
 
     static let optionTable = [ClassifierOptionGroup.model.definition, runs.definition, cycles.definition,
                               ClassifierOptionGroup.threads.definition, format.definition, StandardOptions.verbose.definition]
