@@ -3,8 +3,11 @@ import Foundation
 
 /// The hardware a task's model runs on. Mirrors MediaPipe Tasks iOS `Delegate`.
 public enum Delegate: Sendable, Equatable {
+    // MediaPipe's case names (not lowerCamelCase), so that iOS code compiles unchanged.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The CPU, through LiteRT's XNNPACK kernels. The default and the only one on Linux.
     case CPU
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The GPU. Not available on Linux: creating a task with it throws `invalidArgumentError`.
     case GPU
 }

@@ -20,7 +20,10 @@ extension ImageClassifier {
 
     /// Sends the region of interest of a live-stream frame for classification; see
     /// `classifyAsync(image:timestampInMilliseconds:)`.
-    /// - Parameter regionOfInterest: normalized [0, 1], top-left origin; `CGRect.zero` for all.
+    /// - Parameters:
+    ///   - image: The frame.
+    ///   - timestampInMilliseconds: The frame's time in milliseconds, greater than the last.
+    ///   - regionOfInterest: normalized [0, 1], top-left origin; `CGRect.zero` for all.
     public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
         try requireMode(.liveStream)
         guard let liveStream else { throw TasksError.internal("live stream runner missing") }

@@ -7,6 +7,8 @@ import TestSupport
 private struct ReferenceCategory: Decodable {
     let index: Int
     let score: Float
+    // The reference file's key, as the Python script writes it.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     let category_name: String?
 }
 

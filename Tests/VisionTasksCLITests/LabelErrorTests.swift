@@ -112,8 +112,8 @@ struct LabelUsageErrorTests {
         UsageCase(id: "no images with --model", arguments: ["--model", "MODEL", "--format", "json"], message: "error: no image given"),
         UsageCase(id: "--max-results not a number", arguments: ["--manifest", "MANIFEST", "--max-results", "all", "IMAGE"],
                   message: "error: --max-results expects an integer, got 'all'"),
-        UsageCase(id: "bad --format", arguments: ["--manifest", "MANIFEST", "--format", "csv", "IMAGE"],
-                  message: "error: --format must be one of table, json, jsonl, got 'csv'"),
+        UsageCase(id: "bad --format", arguments: ["--manifest", "MANIFEST", "--format", "xml", "IMAGE"],
+                  message: "error: --format must be one of table, json, jsonl, csv, got 'xml'"),
         UsageCase(id: "classify's option", arguments: ["--manifest", "MANIFEST", "--score-threshold", "0.5", "IMAGE"],
                   message: "error: unknown option --score-threshold"),
         UsageCase(id: "--manifest without its value", arguments: ["IMAGE", "--manifest"],
@@ -150,7 +150,8 @@ struct LabelUsageErrorTests {
 
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
-    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--verbose", "-h", "--help"]
+    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "-h",
+                          "--help"]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
     private func listedOptions(_ help: [String]) -> [String] {

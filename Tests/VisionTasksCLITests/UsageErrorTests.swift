@@ -37,7 +37,7 @@ struct UsageErrorTests {
         UsageCase(id: "missing --model", arguments: ["classify", "IMAGE"], message: "error: --model is required"),
         UsageCase(id: "no images", arguments: ["classify", "--model", "MODEL"], message: "error: no image given"),
         UsageCase(id: "bad --format", arguments: ["classify", "--model", "MODEL", "--format", "xml", "IMAGE"],
-                  message: "error: --format must be one of table, json, jsonl, got 'xml'"),
+                  message: "error: --format must be one of table, json, jsonl, csv, got 'xml'"),
         UsageCase(id: "--roi with three numbers", arguments: ["classify", "--model", "MODEL", "--roi", "0.1,0.2,0.3", "IMAGE"],
                   message: "error: --roi expects four numbers X,Y,W,H, got '0.1,0.2,0.3'"),
         UsageCase(id: "--roi not numbers", arguments: ["classify", "--model", "MODEL", "--roi", "a,b,c,d", "IMAGE"],

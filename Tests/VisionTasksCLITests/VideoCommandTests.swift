@@ -162,7 +162,7 @@ struct VideoCommandTests {
         (["--fps", "-2"], "--fps must be positive, got -2.0"),
         (["--fps", "fast"], "--fps expects a number, got 'fast'"),
         (["--format", "json"], "--format must be table or jsonl, got 'json'"),
-        (["--format", "xml"], "--format must be one of table, json, jsonl, got 'xml'"),
+        (["--format", "xml"], "--format must be one of table, json, jsonl, csv, got 'xml'"),
         (["--timeout", "0"], "--timeout must be between 1 and 2147483647, got 0"),
     ])
     func usageErrors(options: [String], message: String) async throws {
@@ -283,7 +283,7 @@ struct VideoCommandHelpTests {
     /// The option names `classify-video --help` lists, in order.
     static let helpOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi", "--rotation",
-        "--every", "--fps", "--format", "--input-format", "--video-size", "--pixel-format", "--framerate", "--timeout",
+        "--every", "--fps", "--format", "--report", "--input-format", "--video-size", "--pixel-format", "--framerate", "--timeout",
         "--verbose", "-h", "--help",
     ]
 

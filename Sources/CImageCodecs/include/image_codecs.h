@@ -1,13 +1,15 @@
 // C shims for the image codecs that need `setjmp`/`longjmp` error handling or the
 // libjpeg/libpng decoder structs, which Swift cannot use directly. Everything else
 // (format sniffing, limits, EXIF, WebP, pixel conversion) lives in the Swift target
-// `Imaging`. libwebp needs neither, so its declarations are re-exported as they are.
+// `Imaging`. libwebp needs neither, so its declarations (the decoder's, and the encoder's
+// for the report's thumbnails) are re-exported as they are.
 #ifndef CIMAGECODECS_IMAGE_CODECS_H
 #define CIMAGECODECS_IMAGE_CODECS_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <webp/decode.h>
+#include <webp/encode.h>
 
 #ifdef __cplusplus
 extern "C" {

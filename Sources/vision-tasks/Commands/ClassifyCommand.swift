@@ -23,14 +23,17 @@ struct ClassifyCommand: ParsableCommand {
             """)
 
     static let format = OutputFormat.option(allowing: OutputFormat.allCases,
-                                            help: "table, json (one array) or jsonl (one object per line).")
+                                            help: "table, json (one array), jsonl (one object per line) or csv (a record per "
+                                                + "image and category).")
 
     static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + [format.definition, StandardOptions.verbose.definition]
+        + [format.definition, ReportOption.report.definition, StandardOptions.verbose.definition]
 
     let classifier: ClassifierOptionGroup
     let imageProcessing: ImageProcessingOptionGroup
     let format: OutputFormat
+    /// The HTML report's path (`--report`), if any.
+    let report: String?
     let verbose: Bool
     /// The image and folder arguments, byte for byte.
     let images: [FileSystemPath]
@@ -39,6 +42,7 @@ struct ClassifyCommand: ParsableCommand {
         format = try parsed.value(Self.format)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
         classifier = try ClassifierOptionGroup(parsed)
+        report = try parsed.value(ReportOption.report)
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
         guard !images.isEmpty else { throw UsageError("no image given") }
@@ -48,7 +52,15 @@ struct ClassifyCommand: ParsableCommand {
         let inputs = try ImageFileList.expand(images)
         guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .image)) })
         else { return 1 }
-        return OutcomePrinter.run(inputs, format: format) { path in
+        var report: ImageReport?
+        if let path = self.report {
+            guard let opened = ReportOption.open({ () throws(TasksError) in try ImageReport(
+                path: path, command: "classify", imageCount: inputs.count,
+                settings: self.classifier.reportSettings + imageProcessing.reportSettings, orientation: imageProcessing.orientation)
+            }) else { return 1 }
+            report = opened
+        }
+        return OutcomePrinter.run(inputs, format: format, report: report) { path in
             do {
                 let decoded = try ImageDecoder.decode(file: path)
                 let image = MPImage(pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)

@@ -28,7 +28,7 @@ struct ClassifyVideoCommand: ParsableCommand {
             + "{\"summary\": [...]}.")
 
     static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + FrameSamplingOptionGroup.optionTable + [format.definition] + VideoSourceOptionGroup.optionTable
+        + FrameSamplingOptionGroup.optionTable + [format.definition, ReportOption.report.definition] + VideoSourceOptionGroup.optionTable
         + [StandardOptions.verbose.definition]
 
     let video: String
@@ -36,6 +36,8 @@ struct ClassifyVideoCommand: ParsableCommand {
     let imageProcessing: ImageProcessingOptionGroup
     let sampling: FrameSamplingOptionGroup
     let format: OutputFormat
+    /// The HTML report's path (`--report`), if any.
+    let report: String?
     let source: VideoSourceOptionGroup
     let verbose: Bool
 
@@ -45,6 +47,7 @@ struct ClassifyVideoCommand: ParsableCommand {
         }
         self.video = video.text
         format = try parsed.value(Self.format)
+        report = try parsed.value(ReportOption.report)
         sampling = try FrameSamplingOptionGroup(parsed)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
         classifier = try ClassifierOptionGroup(parsed)
@@ -62,10 +65,19 @@ struct ClassifyVideoCommand: ParsableCommand {
             StandardStreams.reportError(error)
             return 1
         }
-        return classify(opened, with: classifier)
+        var report: VideoReport?
+        if let path = self.report {
+            guard let created = ReportOption.open({ () throws(TasksError) in
+                try VideoReport(path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
+            }) else { return 1 }
+            report = created
+        }
+        let status = classify(opened, with: classifier, report: report)
+        report?.finish()
+        return report?.failed == true ? 1 : status
     }
 
-    private func classify(_ source: VideoSource, with classifier: ImageClassifier) -> Int32 {
+    private func classify(_ source: VideoSource, with classifier: ImageClassifier, report: VideoReport?) -> Int32 {
         let printer = FramePrinter(format: format)
         var sampler = sampling.sampler
         var spans = CategorySpans()
@@ -90,6 +102,7 @@ struct ClassifyVideoCommand: ParsableCommand {
                 } catch {
                     outcome = .failure(.wrapping(error))
                 }
+                report?.add(outcome, image: image, timestamp: frame.timestampInMilliseconds)
                 if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
                     spans.add(result)
                 } else {

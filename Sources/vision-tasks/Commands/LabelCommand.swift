@@ -36,11 +36,11 @@ struct LabelCommand: ParsableCommand {
                                         transform: ValueParser.integer("max-results", in: ValueRanges.labelCount))
     static let format = OutputFormat.option(
         allowing: OutputFormat.allCases,
-        help: "table, json (one array) or jsonl (one object per line); each object is {\"image\", \"labels\": [{\"text\", "
-            + "\"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}.")
+        help: "table, json (one array), jsonl (one object per line) or csv (a record per image and label); each object is "
+            + "{\"image\", \"labels\": [{\"text\", \"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}.")
 
     static let optionTable = [manifest.definition, model.definition, confidence.definition, maxResults.definition,
-                              format.definition, StandardOptions.verbose.definition]
+                              format.definition, ReportOption.report.definition, StandardOptions.verbose.definition]
 
     /// Where the model and labels come from.
     enum Source {
@@ -52,6 +52,8 @@ struct LabelCommand: ParsableCommand {
     let confidence: Float?
     let maxResults: Int
     let format: OutputFormat
+    /// The HTML report's path (`--report`), if any.
+    let report: String?
     let verbose: Bool
     let images: [FileSystemPath]
 
@@ -65,6 +67,7 @@ struct LabelCommand: ParsableCommand {
         }
         confidence = try parsed.value(Self.confidence)
         maxResults = try parsed.value(Self.maxResults)
+        report = try parsed.value(ReportOption.report)
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
         guard !images.isEmpty else { throw UsageError("no image given") }
@@ -73,7 +76,14 @@ struct LabelCommand: ParsableCommand {
     func run() throws(UsageError) -> Int32 {
         let inputs = try ImageFileList.expand(images)
         guard let labeler = ModelLoading.load(verbose: verbose, { try ImageLabeler(options: labelerOptions) }) else { return 1 }
-        return OutcomePrinter.run(inputs, format: format) { path in
+        var report: ImageReport?
+        if let path = self.report {
+            guard let opened = ReportOption.open({ () throws(TasksError) in
+                try ImageReport(path: path, command: "label", imageCount: inputs.count, settings: reportSettings)
+            }) else { return 1 }
+            report = opened
+        }
+        return OutcomePrinter.run(inputs, format: format, csvColumns: .labels, report: report) { path in
             do {
                 return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
             } catch {

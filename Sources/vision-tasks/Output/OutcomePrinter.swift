@@ -11,18 +11,22 @@ import VisionTasks
 struct OutcomePrinter {
     let format: OutputFormat
     private var pending: [ImageOutcomeRecord] = []
+    private var csv: CSVOutcomePrinter
     /// Whether an outcome could not be printed (and was reported on stderr instead).
     private(set) var printingFailed = false
 
-    init(format: OutputFormat) {
+    init(format: OutputFormat, csvColumns: CSVOutcomePrinter.Columns = .classifications) {
         self.format = format
+        csv = CSVOutcomePrinter(columns: csvColumns)
     }
 
     /// Runs `work` on every image (folders already expanded; inputs the walk could not read
-    /// are errors as they are), printing each outcome as it comes.
-    /// - Returns: the exit status: 0 when all succeeded, 1 when any failed.
-    static func run(_ inputs: [ImageInput], format: OutputFormat, work: (FileSystemPath) -> ImageOutcome.Payload) -> Int32 {
-        var printer = OutcomePrinter(format: format)
+    /// are errors as they are), printing each outcome as it comes, and adding it to `report`.
+    /// - Returns: the exit status: 0 when all succeeded, 1 when any failed (or the report
+    ///   could not be written).
+    static func run(_ inputs: [ImageInput], format: OutputFormat, csvColumns: CSVOutcomePrinter.Columns = .classifications,
+                    report: ImageReport? = nil, work: (FileSystemPath) -> ImageOutcome.Payload) -> Int32 {
+        var printer = OutcomePrinter(format: format, csvColumns: csvColumns)
         var failures = 0
         for input in inputs {
             let payload: ImageOutcome.Payload = switch input {
@@ -32,9 +36,11 @@ struct OutcomePrinter {
             let outcome = ImageOutcome(path: input.path, payload: payload)
             if outcome.failed { failures += 1 }
             printer.add(outcome)
+            report?.add(outcome)
         }
         printer.finish()
-        return failures == 0 && !printer.printingFailed ? 0 : 1
+        report?.finish()
+        return failures == 0 && !printer.printingFailed && report?.failed != true ? 0 : 1
     }
 
     /// Prints (table, jsonl) or keeps (json) one image's outcome.
@@ -43,6 +49,7 @@ struct OutcomePrinter {
         case .table: printTable(outcome)
         case .jsonl: if let (_, line) = encoded(outcome.record) { StandardStreams.emit(line) }
         case .json: if let (record, _) = encoded(outcome.record) { pending.append(record) }
+        case .csv: csv.add(outcome)
         }
     }
 

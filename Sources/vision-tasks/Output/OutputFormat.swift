@@ -7,4 +7,7 @@ enum OutputFormat: String, CaseIterable, Sendable {
     case json
     /// One JSON object per image or frame and line, printed as each is done.
     case jsonl
+    /// CSV (RFC 4180 quoting): a header, then one record per image and category or label
+    /// (classify and label; `CSVOutcomePrinter`).
+    case csv
 }
