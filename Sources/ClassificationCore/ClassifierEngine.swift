@@ -76,6 +76,10 @@ package final class ClassifierEngine {
     private let postprocessor: ClassificationPostprocessor
     /// The model file, the subject of errors; nil for a model given in memory.
     private let subject: TasksError.Subject?
+    /// The preprocessing's tables and rows, kept from one image to the next.
+    private let preprocessing = PreprocessingBuffers()
+    /// The scores and sort keys of the head being postprocessed.
+    private let postprocessing: PostprocessingBuffers
 
     /// Loads, checks and compiles the model.
     /// - Throws: `TasksError` for an unreadable or invalid model and MediaPipe's errors for
@@ -98,6 +102,7 @@ package final class ClassifierEngine {
                 try ClassifierEngine.replaceLabels(of: &heads, with: override)
             }
             self.heads = heads
+            postprocessing = PostprocessingBuffers(categoryCount: heads.map(\.categoryCount).max() ?? 0)
             let threshold: Float = switch configuration.scoreThreshold {
             case .value(let value): value
             case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
@@ -147,7 +152,8 @@ package final class ClassifierEngine {
     /// The score threshold the first head's metadata gives (ScoreThresholdingOptions), if any.
     package var metadataScoreThreshold: Float? { heads.first?.metadataScoreThreshold }
 
-    /// Classifies one image.
+    /// Classifies one image. Once an image of the same size and geometry was classified,
+    /// nothing is allocated but the returned categories.
     /// - Parameters:
     ///   - image: the pixels.
     ///   - orientation: how the pixels must be turned to be upright.
@@ -159,7 +165,7 @@ package final class ClassifierEngine {
         try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
             try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, orientation: orientation,
                                              into: buffer, width: input.width, height: input.height,
-                                             element: input.element)
+                                             element: input.element, buffers: preprocessing)
         }
         do throws(TasksError) {
             try compiled.run()
@@ -167,11 +173,17 @@ package final class ClassifierEngine {
             let failure = TasksError(error.code, "Running the model failed: \(error.reason)")
             throw subject.map { failure.naming($0) } ?? failure
         }
-        var outputs: [[Float]] = []
+        var results: [Classifications] = []
+        results.reserveCapacity(heads.count)
         for head in heads {
-            outputs.append(try compiled.outputBuffers[head.index].withBytes(forWriting: false) { head.scores(from: UnsafeRawBufferPointer($0)) })
+            let categories = try compiled.outputBuffers[head.index].withBytes(forWriting: false) { bytes in
+                head.readScores(from: UnsafeRawBufferPointer(bytes), into: postprocessing.scores)
+                let scores = UnsafeBufferPointer(rebasing: postprocessing.scores[0..<head.categoryCount])
+                return postprocessor.categories(scores: scores, head: head, keys: postprocessing.keys)
+            }
+            results.append(Classifications(headIndex: head.index, headName: head.name, categories: categories))
         }
-        return postprocess(scores: outputs)
+        return results
     }
 
     /// Postprocesses the dequantized scores of every head (index-aligned with the outputs).
@@ -180,5 +192,21 @@ package final class ClassifierEngine {
             Classifications(headIndex: head.index, headName: head.name,
                             categories: postprocessor.categories(scores: scores, head: head))
         }
+    }
+}
+
+/// The scores and sort keys of one head, allocated once for the largest head.
+private final class PostprocessingBuffers {
+    let scores: UnsafeMutableBufferPointer<Float>
+    let keys: UnsafeMutableBufferPointer<UInt64>
+
+    init(categoryCount: Int) {
+        scores = .allocate(capacity: categoryCount)
+        keys = .allocate(capacity: ClassificationPostprocessor.keyCapacity(categoryCount: categoryCount))
+    }
+
+    deinit {
+        scores.deallocate()
+        keys.deallocate()
     }
 }
