@@ -85,14 +85,25 @@ package struct ClassificationHead: Sendable {
 
     /// The head's scores as floats: dequantized (`scale · (q − zeroPoint)`) and calibrated.
     func scores(from bytes: UnsafeRawBufferPointer) -> [Float] {
-        var scores: [Float]
-        if let quantization {
-            let zeroPoint = Float(quantization.zeroPoint)
-            scores = bytes.prefix(categoryCount).map { quantization.scale * (Float($0) - zeroPoint) }
-        } else {
-            scores = (0..<categoryCount).map { bytes.load(fromByteOffset: $0 * 4, as: Float.self) }
+        [Float](unsafeUninitializedCapacity: categoryCount) { scores, count in
+            readScores(from: bytes, into: scores)
+            count = categoryCount
         }
-        calibrator?.calibrate(&scores)
-        return scores
+    }
+
+    /// Writes the head's `categoryCount` scores, dequantized and calibrated, into `scores`
+    /// (at least `categoryCount` elements; `bytes` holds the output tensor).
+    func readScores(from bytes: UnsafeRawBufferPointer, into scores: UnsafeMutableBufferPointer<Float>) {
+        if let quantization {
+            let zeroPoint = Float(quantization.zeroPoint), scale = quantization.scale
+            for index in 0..<categoryCount {
+                scores[index] = scale * (Float(bytes[index]) - zeroPoint)
+            }
+        } else {
+            for index in 0..<categoryCount {
+                scores[index] = bytes.load(fromByteOffset: index * 4, as: Float.self)
+            }
+        }
+        calibrator?.calibrate(UnsafeMutableBufferPointer(rebasing: scores[0..<categoryCount]))
     }
 }

@@ -76,6 +76,10 @@ package final class ClassifierEngine {
     private let postprocessor: ClassificationPostprocessor
     /// The model file, the subject of errors; nil for a model given in memory.
     private let subject: TasksError.Subject?
+    /// The preprocessing's tables and rows, kept from one image to the next.
+    private let preprocessing = PreprocessingBuffers()
+    /// The scores and sort keys of the head being postprocessed.
+    private let postprocessing: PostprocessingBuffers
 
     /// Loads, checks and compiles the model.
     /// - Throws: `TasksError` for an unreadable or invalid model and MediaPipe's errors for
@@ -98,6 +102,7 @@ package final class ClassifierEngine {
                 try ClassifierEngine.replaceLabels(of: &heads, with: override)
             }
             self.heads = heads
+            postprocessing = PostprocessingBuffers(categoryCount: heads.map(\.categoryCount).max() ?? 0)
             let threshold: Float = switch configuration.scoreThreshold {
             case .value(let value): value
             case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
@@ -150,7 +155,8 @@ package final class ClassifierEngine {
     /// The score threshold the first head's metadata gives (ScoreThresholdingOptions), if any.
     package var metadataScoreThreshold: Float? { heads.first?.metadataScoreThreshold }
 
-    /// Classifies one image.
+    /// Classifies one image. Once an image of the same size and geometry was classified,
+    /// nothing is allocated but the returned categories.
     /// - Parameters:
     ///   - image: the pixels.
     ///   - orientation: how the pixels must be turned to be upright.
@@ -163,7 +169,7 @@ package final class ClassifierEngine {
         try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
             try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, orientation: orientation,
                                              into: buffer, width: input.width, height: input.height,
-                                             element: input.element)
+                                             element: input.element, buffers: preprocessing)
         }
         do throws(TasksError) {
             try compiled.run()
@@ -171,23 +177,27 @@ package final class ClassifierEngine {
             let failure = TasksError(error.code, "Running the model failed: \(error.reason)")
             throw subject.map { failure.naming($0) } ?? failure
         }
-        var outputs: [[Float]] = []
+        var results: [Classifications] = []
+        results.reserveCapacity(heads.count)
         for head in heads {
-            outputs.append(try compiled.outputBuffers[head.index].withBytes(forWriting: false) { head.scores(from: UnsafeRawBufferPointer($0)) })
+            let (categories, nanCategory) = try compiled.outputBuffers[head.index].withBytes(forWriting: false) { bytes in
+                head.readScores(from: UnsafeRawBufferPointer(bytes), into: postprocessing.scores)
+                let scores = UnsafeBufferPointer(rebasing: postprocessing.scores[0..<head.categoryCount])
+                if let nan = scores.firstIndex(where: \.isNaN) { return ([ResultCategory](), Optional(nan)) }
+                return (postprocessor.categories(scores: scores, head: head, keys: postprocessing.keys), nil)
+            }
+            if let nanCategory { throw nanScoreError(head: head, category: nanCategory) }
+            results.append(Classifications(headIndex: head.index, headName: head.name, categories: categories))
         }
-        try checkForNaN(outputs)
-        return postprocess(scores: outputs)
+        return results
     }
 
     /// A NaN score would be dropped by every threshold without a word (MediaPipe drops it so),
     /// hiding a broken model or calibration: it is an error naming the head and category.
-    private func checkForNaN(_ outputs: [[Float]]) throws(TasksError) {
-        for (head, scores) in zip(heads, outputs) {
-            guard let category = scores.firstIndex(where: \.isNaN) else { continue }
-            let failure = TasksError(.outOfRangeError, "Output tensor \(head.index) gives a NaN score for category \(category): "
-                + "the model's output (after dequantization and calibration) is not a number.")
-            throw subject.map { failure.naming($0) } ?? failure
-        }
+    private func nanScoreError(head: ClassificationHead, category: Int) -> TasksError {
+        let failure = TasksError(.outOfRangeError, "Output tensor \(head.index) gives a NaN score for category \(category): "
+            + "the model's output (after dequantization and calibration) is not a number.")
+        return subject.map { failure.naming($0) } ?? failure
     }
 
     /// Postprocesses the dequantized scores of every head (index-aligned with the outputs).
@@ -196,5 +206,21 @@ package final class ClassifierEngine {
             Classifications(headIndex: head.index, headName: head.name,
                             categories: postprocessor.categories(scores: scores, head: head))
         }
+    }
+}
+
+/// The scores and sort keys of one head, allocated once for the largest head.
+private final class PostprocessingBuffers {
+    let scores: UnsafeMutableBufferPointer<Float>
+    let keys: UnsafeMutableBufferPointer<UInt64>
+
+    init(categoryCount: Int) {
+        scores = .allocate(capacity: categoryCount)
+        keys = .allocate(capacity: ClassificationPostprocessor.keyCapacity(categoryCount: categoryCount))
+    }
+
+    deinit {
+        scores.deallocate()
+        keys.deallocate()
     }
 }

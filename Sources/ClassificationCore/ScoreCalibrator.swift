@@ -10,7 +10,7 @@ struct ScoreCalibrator: Sendable {
     let sigmoids: [Sigmoid?]
 
     /// Calibrates `scores` in place; `scores.count == sigmoids.count` was checked at creation.
-    func calibrate(_ scores: inout [Float]) {
+    func calibrate(_ scores: UnsafeMutableBufferPointer<Float>) {
         for index in scores.indices {
             scores[index] = calibrate(scores[index], with: sigmoids[index])
         }

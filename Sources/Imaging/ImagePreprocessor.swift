@@ -17,7 +17,11 @@ import TasksCommon
 /// (no half-pixel offset).
 ///
 /// The tensor is written in place (HWC, row-major, channels R, G, B) without full-size
-/// temporaries (no RGB copy of a YUV image either).
+/// temporaries (no RGB copy of a YUV image either). Maps where source x follows one tensor axis
+/// and y the other (every rotation by a multiple of 90°, mirrored or not, whenever the matrix has
+/// no cross terms) take `SeparableSampler`'s tabulated row-wise path, the others the general
+/// position-by-position path: both give the same bytes. With `PreprocessingBuffers` reused from
+/// call to call, nothing is allocated once an image of the same size and geometry was seen.
 package enum ImagePreprocessor {
     /// The size in bytes of a `[1, height, width, 3]` tensor of `element`.
     package static func tensorByteCount(width: Int, height: Int, element: TensorElement) -> Int {
@@ -29,19 +33,23 @@ package enum ImagePreprocessor {
     ///
     /// - Parameters:
     ///   - image: The stored pixels.
-    ///   - regionOfInterest: As in `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:)`.
+    ///   - regionOfInterest: As in `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:buffers:)`.
     ///   - orientation: How the stored pixels must be transformed to display upright.
     ///   - tensor: Exactly `tensorByteCount(width:height:element:)` bytes.
     ///   - width: Tensor width in pixels, > 0.
     ///   - height: Tensor height in pixels, > 0.
     ///   - element: The element type and float conversion.
-    /// - Throws: as `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:)`.
+    ///   - buffers: Memory to reuse from earlier calls (see `PreprocessingBuffers`); nil to
+    ///     allocate it for this call.
+    /// - Throws: as `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:buffers:)`.
     package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
                                    orientation: ImageOrientation, into tensor: UnsafeMutableRawBufferPointer,
-                                   width: Int, height: Int, element: TensorElement) throws(TasksError) {
+                                   width: Int, height: Int, element: TensorElement,
+                                   buffers: PreprocessingBuffers? = nil) throws(TasksError) {
         let transform = orientation.preprocessingTransform
         try preprocess(image, regionOfInterest: regionOfInterest, rotationDegrees: transform.rotationDegrees,
-                       mirrored: transform.mirrored, into: tensor, width: width, height: height, element: element)
+                       mirrored: transform.mirrored, into: tensor, width: width, height: height, element: element,
+                       buffers: buffers)
     }
 
     /// Writes the tensor for a region of an image, flipped and rotated.
@@ -60,13 +68,16 @@ package enum ImagePreprocessor {
     ///   - width: Tensor width in pixels, > 0.
     ///   - height: Tensor height in pixels, > 0.
     ///   - element: The element type and float conversion.
+    ///   - buffers: Memory to reuse from earlier calls (see `PreprocessingBuffers`); nil to
+    ///     allocate it for this call.
     /// - Throws: `TasksError` `invalidArgumentError`: "Expected rotation to be a multiple of
     ///   90°." (MediaPipe's message, followed by the value), a tensor size that is not
     ///   positive, or a buffer size mismatch naming both sizes.
     package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
                                    rotationDegrees: Int = 0, mirrored: Bool = false,
                                    into tensor: UnsafeMutableRawBufferPointer,
-                                   width: Int, height: Int, element: TensorElement) throws(TasksError) {
+                                   width: Int, height: Int, element: TensorElement,
+                                   buffers: PreprocessingBuffers? = nil) throws(TasksError) {
         guard rotationDegrees % 90 == 0 else {
             throw .invalidArgument("Expected rotation to be a multiple of 90°. Got \(rotationDegrees)°.")
         }
@@ -78,21 +89,46 @@ package enum ImagePreprocessor {
             throw .invalidArgument(
                 "Tensor buffer has \(tensor.count) bytes, expected \(byteCount) (\(height)x\(width)x3 elements of \(element.byteCount) bytes).")
         }
-        let geometry = SamplingGeometry(imageWidth: image.width, imageHeight: image.height,
-                                        tensorWidth: width, tensorHeight: height, region: regionOfInterest,
-                                        rotationDegrees: rotationDegrees, mirrored: mirrored)
+        let buffers = buffers ?? PreprocessingBuffers()
+        let plan = Self.plan(image, regionOfInterest: regionOfInterest, rotationDegrees: rotationDegrees, mirrored: mirrored,
+                             tensorWidth: width, tensorHeight: height, buffers: buffers)
         switch element {
         case .uint8:
-            BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
-                                   writer: ByteWriter(tensor: tensor))
+            sample(image, plan: plan, width: width, height: height, buffers: buffers, writer: ByteWriter(tensor: tensor))
         case let .float32(scale, offset):
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 256) { table in
-                for value in 0..<256 {
-                    table.initializeElement(at: value, to: Float(value) * scale + offset)
-                }
-                BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
-                                       writer: FloatWriter(tensor: tensor, table: UnsafeBufferPointer(table)))
-            }
+            sample(image, plan: plan, width: width, height: height, buffers: buffers,
+                   writer: FloatWriter(tensor: tensor, scale: scale, offset: offset))
+        }
+    }
+
+    /// The sampling plan for this image size and geometry: the one in `buffers` when it was made
+    /// for the same, else a new one (tables written into `buffers`).
+    private static func plan(_ image: PixelImage, regionOfInterest: RegionOfInterest, rotationDegrees: Int, mirrored: Bool,
+                             tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers) -> PreprocessingBuffers.Plan {
+        let key = PreprocessingBuffers.Key(imageWidth: image.width, imageHeight: image.height, tensorWidth: tensorWidth,
+                                           tensorHeight: tensorHeight, region: regionOfInterest,
+                                           rotationDegrees: rotationDegrees, mirrored: mirrored)
+        if let current = buffers.current, current.key == key { return current.plan }
+        buffers.current = nil  // the tables are about to change
+        let geometry = SamplingGeometry(imageWidth: image.width, imageHeight: image.height,
+                                        tensorWidth: tensorWidth, tensorHeight: tensorHeight, region: regionOfInterest,
+                                        rotationDegrees: rotationDegrees, mirrored: mirrored)
+        let plan = SeparableSampler.prepare(geometry, imageWidth: image.width, imageHeight: image.height,
+                                            tensorWidth: tensorWidth, tensorHeight: tensorHeight, buffers: buffers)
+            ?? .general(geometry)
+        buffers.current = (key, plan)
+        return plan
+    }
+
+    private static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, plan: PreprocessingBuffers.Plan, width: Int,
+                                                          height: Int, buffers: PreprocessingBuffers, writer: Writer) {
+        switch plan {
+        case let .separable(transposed, columns):
+            SeparableSampler.sample(image, transposed: transposed, columns: columns, tensorWidth: width, tensorHeight: height,
+                                    buffers: buffers, writer: writer)
+        case .general(let geometry):
+            BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                                   buffers: buffers, writer: writer)
         }
     }
 }

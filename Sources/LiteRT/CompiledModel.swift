@@ -15,6 +15,9 @@ package final class CompiledModel {
     package let inputBuffers: [TensorBuffer]
     /// One buffer per output of signature 0, in order.
     package let outputBuffers: [TensorBuffer]
+    /// The handles of the input buffers then the output buffers, as `LiteRtRunCompiledModel`
+    /// takes them (made once, so that a run allocates nothing).
+    private let handles: UnsafeMutablePointer<LiteRtTensorBuffer?>
 
     /// The most CPU threads a model may use. XNNPACK starts every thread it is given, and
     /// tens of thousands exhaust the process's memory maps.
@@ -46,16 +49,21 @@ package final class CompiledModel {
         }
         self.handle = compiled
         self.model = model
+        handles = .allocate(capacity: inputBuffers.count + outputBuffers.count)
+        handles.initialize(from: (inputBuffers + outputBuffers).map(\.handle), count: inputBuffers.count + outputBuffers.count)
     }
 
-    deinit { LiteRtDestroyCompiledModel(handle) }
+    deinit {
+        LiteRtDestroyCompiledModel(handle)
+        handles.deallocate()
+    }
 
     /// Runs signature 0 on the current contents of the input buffers, filling the output buffers.
     /// - Throws: `TasksError` internal when inference fails.
     package func run() throws(TasksError) {
-        var inputs: [LiteRtTensorBuffer?] = inputBuffers.map(\.handle)
-        var outputs: [LiteRtTensorBuffer?] = outputBuffers.map(\.handle)
-        try check(LiteRtRunCompiledModel(handle, 0, inputs.count, &inputs, outputs.count, &outputs),
+        // The buffers stay alive with `self`; LiteRT borrows the handles for the call.
+        try check(LiteRtRunCompiledModel(handle, 0, inputBuffers.count, handles, outputBuffers.count,
+                                         handles + inputBuffers.count),
                   "LiteRtRunCompiledModel")
     }
 

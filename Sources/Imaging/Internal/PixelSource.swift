@@ -18,6 +18,27 @@ protocol PixelSource {
     func rgb(_ row: Row, _ column: Column) -> (red: Int32, green: Int32, blue: Int32)
 }
 
+extension PixelSource {
+    /// Writes `left weightLeft + right weightRight` for red, green and blue of `count`
+    /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
+    /// (0...32, summing to 32), so every sum is at most 8160.
+    @inline(__always)
+    func interpolate(row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+                     weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
+                     into sums: UnsafeMutablePointer<Int16>) {
+        let address = row(y)
+        for index in 0..<count {
+            let leftWeight = Int32(weightLeft[index]), rightWeight = Int32(weightRight[index])
+            let leftPixel = rgb(address, column(Int(left[index])))
+            let rightPixel = rgb(address, column(Int(right[index])))
+            let element = 3 &* index
+            sums[element] = Int16(truncatingIfNeeded: leftPixel.red &* leftWeight &+ rightPixel.red &* rightWeight)
+            sums[element &+ 1] = Int16(truncatingIfNeeded: leftPixel.green &* leftWeight &+ rightPixel.green &* rightWeight)
+            sums[element &+ 2] = Int16(truncatingIfNeeded: leftPixel.blue &* leftWeight &+ rightPixel.blue &* rightWeight)
+        }
+    }
+}
+
 /// Something done with the `PixelSource` of an image, specialized for each source type.
 protocol PixelSourceVisitor {
     associatedtype Result
@@ -31,13 +52,14 @@ extension PixelImage {
             // Never empty: width and height are > 0.
             let base = buffer.baseAddress.unsafelyUnwrapped
             switch format {
-            case .rgba8, .rgb8:
-                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: format.bytesPerPixel,
-                                                     red: 0, green: 1, blue: 2))
+            case .rgba8:
+                return visitor.visit(PackedRGBSource<RGBA8Layout>(base: base, bytesPerRow: bytesPerRow))
+            case .rgb8:
+                return visitor.visit(PackedRGBSource<RGB8Layout>(base: base, bytesPerRow: bytesPerRow))
             case .bgra8:
-                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 4, red: 2, green: 1, blue: 0))
+                return visitor.visit(PackedRGBSource<BGRA8Layout>(base: base, bytesPerRow: bytesPerRow))
             case .gray8:
-                return visitor.visit(PackedRGBSource(base: base, bytesPerRow: bytesPerRow, bytesPerPixel: 1, red: 0, green: 0, blue: 0))
+                return visitor.visit(PackedRGBSource<Gray8Layout>(base: base, bytesPerRow: bytesPerRow))
             case .nv12, .nv21, .i420, .i444, .yuyv:
                 return YUVToRGB.withConversion(for: colorRange, matrix: colorMatrix) { conversion in
                     visitYUV(visitor, base: base, conversion: conversion)
@@ -70,22 +92,57 @@ extension PixelImage {
     }
 }
 
-/// RGBA, BGRA, RGB and gray: three channel offsets within each pixel.
-struct PackedRGBSource: PixelSource {
+/// Where red, green and blue lie within a packed pixel, known at compile time so that the
+/// sampler is specialized for each layout.
+protocol PackedPixelLayout {
+    static var bytesPerPixel: Int { get }
+    static var red: Int { get }
+    static var green: Int { get }
+    static var blue: Int { get }
+}
+
+enum RGBA8Layout: PackedPixelLayout {
+    static var bytesPerPixel: Int { 4 }
+    static var red: Int { 0 }
+    static var green: Int { 1 }
+    static var blue: Int { 2 }
+}
+
+enum RGB8Layout: PackedPixelLayout {
+    static var bytesPerPixel: Int { 3 }
+    static var red: Int { 0 }
+    static var green: Int { 1 }
+    static var blue: Int { 2 }
+}
+
+enum BGRA8Layout: PackedPixelLayout {
+    static var bytesPerPixel: Int { 4 }
+    static var red: Int { 2 }
+    static var green: Int { 1 }
+    static var blue: Int { 0 }
+}
+
+enum Gray8Layout: PackedPixelLayout {
+    static var bytesPerPixel: Int { 1 }
+    static var red: Int { 0 }
+    static var green: Int { 0 }
+    static var blue: Int { 0 }
+}
+
+/// RGBA, BGRA, RGB and gray: the channels at `Layout`'s offsets within each pixel.
+struct PackedRGBSource<Layout: PackedPixelLayout>: PixelSource {
     let base: UnsafePointer<UInt8>
     let bytesPerRow: Int
-    let bytesPerPixel: Int
-    let red: Int, green: Int, blue: Int
 
     @inline(__always)
-    func row(_ y: Int) -> UnsafePointer<UInt8> { base + y * bytesPerRow }
+    func row(_ y: Int) -> UnsafePointer<UInt8> { base + y &* bytesPerRow }
 
     @inline(__always)
-    func column(_ x: Int) -> Int { x * bytesPerPixel }
+    func column(_ x: Int) -> Int { x &* Layout.bytesPerPixel }
 
     @inline(__always)
     func rgb(_ row: UnsafePointer<UInt8>, _ column: Int) -> (red: Int32, green: Int32, blue: Int32) {
-        (Int32(row[column + red]), Int32(row[column + green]), Int32(row[column + blue]))
+        (Int32(row[column &+ Layout.red]), Int32(row[column &+ Layout.green]), Int32(row[column &+ Layout.blue]))
     }
 }
 

@@ -10,13 +10,14 @@ struct BenchmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark",
         abstract: "Time model creation, decoding and classification; check memory across cycles.",
-        usage: "vision-tasks benchmark --model MODEL [--runs N] [--cycles N] [--threads N] [--format table|json] IMAGE",
+        usage: "vision-tasks benchmark --model MODEL [--runs N] [--cycles N] [--threads N] [--clock wall|cpu] [--format table|json] IMAGE",
         discussion: """
             Prints medians (and 90th percentiles) in milliseconds of: creating the classifier (load,
             check and compile the model), decoding IMAGE, classifying the decoded image (preprocessing,
             inference, postprocessing), and decoding plus classifying, each timed --runs times after one
             untimed run, with the number of samples next to each figure; then the resident memory before
             and after N create/classify/destroy cycles of the classifier (a leak shows as growth).
+            With --clock cpu the figures are the CPU time of the process instead of elapsed time.
             """,
         epilogue: """
             EXIT STATUS: 0 when every step ran, 1 when the model or image could not be used, 2 for a
@@ -31,7 +32,8 @@ struct BenchmarkCommand: ParsableCommand {
     static let format = OutputFormat.option(allowing: [.table, .json], help: "table or json (one object).")
 
     static let optionTable = [ClassifierOptionGroup.model.definition, runs.definition, cycles.definition,
-                              ClassifierOptionGroup.threads.definition, format.definition, StandardOptions.verbose.definition]
+                              ClassifierOptionGroup.threads.definition, MeasurementClock.option.definition, format.definition,
+                              StandardOptions.verbose.definition]
 
     /// The figures, in milliseconds and bytes.
     struct Report: Codable {
@@ -39,6 +41,7 @@ struct BenchmarkCommand: ParsableCommand {
         let image: String
         let threads: Int
         let runs: Int
+        let clock: MeasurementClock
         let createMilliseconds: Timing
         let decodeMilliseconds: Timing
         let classifyMilliseconds: Timing
@@ -60,6 +63,7 @@ struct BenchmarkCommand: ParsableCommand {
     let runs: Int
     let cycles: Int
     let threads: Int
+    let clock: MeasurementClock
     let format: OutputFormat
     let verbose: Bool
 
@@ -70,6 +74,7 @@ struct BenchmarkCommand: ParsableCommand {
         runs = try parsed.value(Self.runs)
         cycles = try parsed.value(Self.cycles)
         threads = try parsed.value(ClassifierOptionGroup.threads)
+        clock = try parsed.value(MeasurementClock.option)
         format = try parsed.value(Self.format)
         verbose = parsed.isSet(StandardOptions.verbose)
     }
@@ -105,30 +110,30 @@ struct BenchmarkCommand: ParsableCommand {
         }
         // LiteRT's message at each creation is hidden around the loops that create (unless --verbose).
         let create = try StandardErrorSilencer.silencing(unless: verbose) {
-            try Self.time(runs: runs) { _ = try ImageClassifier(options: options) }
+            try Self.time(runs: runs, clock: clock) { _ = try ImageClassifier(options: options) }
         }
         let classifier = try StandardErrorSilencer.silencing(unless: verbose) { try ImageClassifier(options: options) }
         let decoded = try decode()
-        let decodeTiming = try Self.time(runs: runs) { _ = try decode() }
-        let classify = try Self.time(runs: runs) { _ = try classifier.classify(image: decoded) }
-        let both = try Self.time(runs: runs) { _ = try classifier.classify(image: decode()) }
+        let decodeTiming = try Self.time(runs: runs, clock: clock) { _ = try decode() }
+        let classify = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decoded) }
+        let both = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decode()) }
         let before = try Self.residentBytes()
         try StandardErrorSilencer.silencing(unless: verbose) {
             for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
         }
-        return Report(model: model, image: image.description, threads: threads, runs: runs, createMilliseconds: create,
+        return Report(model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
                       decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
                       cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
     }
 
     /// Runs `body` once to warm up, then `runs` times, timing each.
-    private static func time(runs: Int, _ body: () throws -> Void) throws -> Timing {
+    private static func time(runs: Int, clock: MeasurementClock, _ body: () throws -> Void) throws -> Timing {
         try body()
         var samples: [Double] = []
         for _ in 0..<runs {
-            let start = ContinuousClock.now
+            let start = clock.now()
             try body()
-            let elapsed = ContinuousClock.now - start
+            let elapsed = clock.now() - start
             samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         samples.sort()
@@ -158,7 +163,7 @@ struct BenchmarkCommand: ParsableCommand {
                 + String(format: "median %8.3f ms   p90 %8.3f ms   (%d samples)", timing.median, timing.p90, timing.samples))
         }
         StandardStreams.emit("\(TableText.escaped(report.model)) on \(TableText.escaped(report.image)), "
-            + "\(report.threads) thread(s), \(report.runs) runs")
+            + "\(report.threads) thread(s), \(report.runs) runs" + (report.clock == .cpu ? ", CPU time" : ""))
         line("create classifier", report.createMilliseconds)
         line("decode image", report.decodeMilliseconds)
         line("classify (decoded)", report.classifyMilliseconds)
