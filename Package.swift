@@ -12,8 +12,9 @@ let package = Package(
     targets: [
         // C declarations and system libraries.
         .systemLibrary(name: "CLiteRt", path: "Sources/CLiteRt", pkgConfig: "litert"),
-        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
-                       providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]
@@ -26,8 +27,10 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
         .target(
             name: "CFFmpeg",
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
-                             .linkedLibrary("swscale"), .linkedLibrary("avdevice")]
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"), .linkedLibrary("avdevice"),
+            ]
         ),
 
         // The classification pipeline both public APIs stand on.
@@ -37,9 +40,13 @@ let package = Package(
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
-        .executableTarget(name: "VisionTasksCLI", dependencies: ["VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                                                               "Imaging", "TasksCommon"],
-                          path: "Sources/vision-tasks"),
+        .executableTarget(
+            name: "VisionTasksCLI",
+            dependencies: [
+                "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
+                "Imaging", "TasksCommon",
+            ],
+            path: "Sources/vision-tasks"),
 
         // Tests.
         .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport"),
@@ -48,8 +55,12 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "VisionTasks", "TestSupport"]),
         .testTarget(name: "VideoInputPublicAPITests", dependencies: ["VideoInput", "VisionTasks"]),
-        .testTarget(name: "VisionTasksTests", dependencies: ["VisionTasks", "ClassificationCore", "Imaging", "LiteRT", "TFLiteMetadata",
-                                                       "TestSupport"]),
+        .testTarget(
+            name: "VisionTasksTests",
+            dependencies: [
+                "VisionTasks", "ClassificationCore", "Imaging", "LiteRT", "TFLiteMetadata",
+                "TestSupport",
+            ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
     ],

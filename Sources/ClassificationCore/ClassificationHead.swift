@@ -31,13 +31,16 @@ package struct ClassificationHead: Sendable {
     ///   - locale: the display-names locale.
     /// - Throws: `TasksError` for an unsupported output, a missing associated file, a label or
     ///   calibration file whose line count is not N.
-    init(index: Int, tensor: TensorDescription, metadata: TensorMetadata?, files: AssociatedFiles, locale: String) throws(TasksError) {
+    init(
+        index: Int, tensor: TensorDescription, metadata: TensorMetadata?, files: AssociatedFiles, locale: String
+    ) throws(TasksError) {
         let shape = tensor.shape
         // MediaPipe reads any output as a flat list of scores; only these shapes make that a
         // list of categories (a batch of 2, or [7, 143], would mix images or axes).
         guard shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last, count > 0 else {
-            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported shape: expected [N], [1, N], "
-                + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
+            throw .invalidArgument(
+                "Output tensor \(index) \(tensor) has an unsupported shape: expected [N], [1, N], "
+                    + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
         }
         guard tensor.elementType == .float32 || tensor.elementType == .uint8 else {
             throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported type: expected FLOAT32 or UINT8.")
@@ -60,25 +63,32 @@ package struct ClassificationHead: Sendable {
         }
     }
 
-    private static func lines(of file: AssociatedFileInfo, in files: AssociatedFiles, expected: Int,
-                              tensor: TensorDescription) throws(TasksError) -> [String] {
+    private static func lines(
+        of file: AssociatedFileInfo, in files: AssociatedFiles, expected: Int,
+        tensor: TensorDescription
+    ) throws(TasksError) -> [String] {
         let labels = LabelFile.parse(try files.contents(of: file.name))
         guard labels.count == expected else {
-            throw .invalidArgument("Mismatch between number of labels (\(labels.count)) in \(file.name) "
-                + "and number of categories (\(expected)) of output tensor \(tensor).")
+            throw .invalidArgument(
+                "Mismatch between number of labels (\(labels.count)) in \(file.name) "
+                    + "and number of categories (\(expected)) of output tensor \(tensor).")
         }
         return labels
     }
 
-    private static func calibrator(_ options: ScoreCalibrationOptions, metadata: TensorMetadata?, files: AssociatedFiles,
-                                   count: Int, tensor: TensorDescription) throws(TasksError) -> ScoreCalibrator {
+    private static func calibrator(
+        _ options: ScoreCalibrationOptions, metadata: TensorMetadata?, files: AssociatedFiles,
+        count: Int, tensor: TensorDescription
+    ) throws(TasksError) -> ScoreCalibrator {
         guard let file = metadata?.associatedFiles(ofType: .tensorAxisScoreCalibration).first else {
-            throw .notFound("Found ScoreCalibrationOptions but no TENSOR_AXIS_SCORE_CALIBRATION associated file for output tensor \(tensor).")
+            throw .notFound(
+                "Found ScoreCalibrationOptions but no TENSOR_AXIS_SCORE_CALIBRATION associated file for output tensor \(tensor).")
         }
         let sigmoids = try ScoreCalibrationFile.parse(try files.contents(of: file.name))
         guard sigmoids.count == count else {
-            throw .invalidArgument("Mismatch between number of sigmoids (\(sigmoids.count)) in \(file.name) "
-                + "and number of elements in the input scores tensor (\(count)).")
+            throw .invalidArgument(
+                "Mismatch between number of sigmoids (\(sigmoids.count)) in \(file.name) "
+                    + "and number of elements in the input scores tensor (\(count)).")
         }
         return ScoreCalibrator(transformation: options.transformation, defaultScore: options.defaultScore, sigmoids: sigmoids)
     }

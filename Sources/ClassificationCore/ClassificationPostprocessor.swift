@@ -15,12 +15,17 @@ struct ClassificationPostprocessor: Sendable {
     /// - Throws: `TasksError` invalidArgument with MediaPipe's messages for `maxResults == 0`,
     ///   both lists set, lists on a model without labels; and (deliberately unlike MediaPipe,
     ///   which then filters nothing) for an allowlist none of whose names is a label.
-    init(heads: [ClassificationHead], maxResults: Int, scoreThreshold: Float,
-         allowlist: [String], denylist: [String]) throws(TasksError) {
-        guard maxResults != 0 else { throw .invalidArgument("Invalid `max_results` option: value must be != 0.", subject: .option("maxResults")) }
+    init(
+        heads: [ClassificationHead], maxResults: Int, scoreThreshold: Float,
+        allowlist: [String], denylist: [String]
+    ) throws(TasksError) {
+        guard maxResults != 0 else {
+            throw .invalidArgument("Invalid `max_results` option: value must be != 0.", subject: .option("maxResults"))
+        }
         guard allowlist.isEmpty || denylist.isEmpty else {
-            throw .invalidArgument("`category_allowlist` and `category_denylist` are mutually exclusive options.",
-                                   subject: .option("categoryAllowlist"))
+            throw .invalidArgument(
+                "`category_allowlist` and `category_denylist` are mutually exclusive options.",
+                subject: .option("categoryAllowlist"))
         }
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold
@@ -29,8 +34,10 @@ struct ClassificationPostprocessor: Sendable {
             return
         }
         guard heads.allSatisfy({ $0.labels != nil }) else {
-            throw .invalidArgument("Using `category_allowlist` or `category_denylist` requires labels to be present "
-                + "in the TFLite Model Metadata but none was found.", subject: .option(allowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist"))
+            throw .invalidArgument(
+                "Using `category_allowlist` or `category_denylist` requires labels to be present "
+                    + "in the TFLite Model Metadata but none was found.",
+                subject: .option(allowlist.isEmpty ? "categoryDenylist" : "categoryAllowlist"))
         }
         let isAllowlist = !allowlist.isEmpty
         let names = Set(isAllowlist ? allowlist : denylist)
@@ -40,8 +47,10 @@ struct ClassificationPostprocessor: Sendable {
             return labels.map { names.contains($0) == isAllowlist }
         }
         if isAllowlist, allowed.allSatisfy({ $0 == nil }) {
-            throw .invalidArgument("None of the names in `category_allowlist` (\(allowlist.sorted().joined(separator: ", "))) "
-                + "is a category name of the model, so every category would be dropped.", subject: .option("categoryAllowlist"))
+            throw .invalidArgument(
+                "None of the names in `category_allowlist` (\(allowlist.sorted().joined(separator: ", "))) "
+                    + "is a category name of the model, so every category would be dropped.",
+                subject: .option("categoryAllowlist"))
         }
     }
 
@@ -59,15 +68,19 @@ struct ClassificationPostprocessor: Sendable {
     /// The categories of one head from its (dequantized, calibrated) scores, using `keys` (at
     /// least `keyCapacity(categoryCount: scores.count)` elements) as working memory: nothing is
     /// allocated but the result.
-    func categories(scores: UnsafeBufferPointer<Float>, head: ClassificationHead,
-                    keys: UnsafeMutableBufferPointer<UInt64>) -> [ResultCategory] {
+    func categories(
+        scores: UnsafeBufferPointer<Float>, head: ClassificationHead,
+        keys: UnsafeMutableBufferPointer<UInt64>
+    ) -> [ResultCategory] {
         let mask = allowed[head.index]
-        let count = Self.rank(scores: scores, threshold: scoreThreshold, allowed: { mask?[$0] ?? true },
-                              maxResults: maxResults, keys: keys)
+        let count = Self.rank(
+            scores: scores, threshold: scoreThreshold, allowed: { mask?[$0] ?? true },
+            maxResults: maxResults, keys: keys)
         return UnsafeMutableBufferPointer(rebasing: keys[0..<count]).map { key in
             let index = Self.index(of: key)
-            return ResultCategory(index: index, score: scores[index],
-                                  categoryName: head.labels?[index], displayName: head.displayNames?[index])
+            return ResultCategory(
+                index: index, score: scores[index],
+                categoryName: head.labels?[index], displayName: head.displayNames?[index])
         }
     }
 
@@ -80,8 +93,10 @@ struct ClassificationPostprocessor: Sendable {
     /// order into `keys` (at least `keyCapacity(categoryCount: scores.count)` elements) and
     /// returns how many there are. The order is that of a stable sort by descending score:
     /// ties by ascending index, -0 equal to 0 as `==` has it (NaN never passes the threshold).
-    static func rank(scores: UnsafeBufferPointer<Float>, threshold: Float, allowed: (Int) -> Bool, maxResults: Int,
-                     keys: UnsafeMutableBufferPointer<UInt64>) -> Int {
+    static func rank(
+        scores: UnsafeBufferPointer<Float>, threshold: Float, allowed: (Int) -> Bool, maxResults: Int,
+        keys: UnsafeMutableBufferPointer<UInt64>
+    ) -> Int {
         let selecting = maxResults > 0 && maxResults <= selectionLimit && maxResults < scores.count
         var kept = 0
         for index in scores.indices {

@@ -28,9 +28,11 @@ package struct ClassifierConfiguration: Sendable {
         min(max(ProcessInfo.processInfo.activeProcessorCount / 2, 1), 4)
     }
 
-    package init(asset: ModelAsset, threadCount: Int, displayNamesLocale: String = "en", maxResults: Int = -1,
-                 scoreThreshold: ScoreThreshold = .value(0), categoryAllowlist: [String] = [],
-                 categoryDenylist: [String] = [], labelOverride: LabelOverride? = nil) {
+    package init(
+        asset: ModelAsset, threadCount: Int, displayNamesLocale: String = "en", maxResults: Int = -1,
+        scoreThreshold: ScoreThreshold = .value(0), categoryAllowlist: [String] = [],
+        categoryDenylist: [String] = [], labelOverride: LabelOverride? = nil
+    ) {
         self.asset = asset
         self.threadCount = threadCount
         self.displayNamesLocale = displayNamesLocale
@@ -91,22 +93,25 @@ package final class ClassifierEngine {
             let file = try TFLiteModelFile(bytes: asset.bytes)
             let model = try Model(bytes: asset.bytes, environment: try Environment())
             guard file.subgraphCount == 1 else {
-                throw .invalidArgument("Image classification tflite models are assumed to have a single subgraph; "
-                    + "this one has \(file.subgraphCount).")
+                throw .invalidArgument(
+                    "Image classification tflite models are assumed to have a single subgraph; "
+                        + "this one has \(file.subgraphCount).")
             }
             let subgraph = file.metadata?.subgraphs.first
             input = try ImageInputSpec(inputs: model.inputs, metadata: subgraph?.inputTensors.first)
-            var heads = try ClassifierEngine.heads(model: model, subgraph: subgraph, files: file.associatedFiles,
-                                                   locale: configuration.displayNamesLocale)
+            var heads = try ClassifierEngine.heads(
+                model: model, subgraph: subgraph, files: file.associatedFiles,
+                locale: configuration.displayNamesLocale)
             if let override = configuration.labelOverride {
                 try ClassifierEngine.replaceLabels(of: &heads, with: override)
             }
             self.heads = heads
             postprocessing = PostprocessingBuffers(categoryCount: heads.map(\.categoryCount).max() ?? 0)
-            let threshold: Float = switch configuration.scoreThreshold {
-            case .value(let value): value
-            case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
-            }
+            let threshold: Float =
+                switch configuration.scoreThreshold {
+                case .value(let value): value
+                case .metadataOr(let fallback): heads.first?.metadataScoreThreshold ?? fallback
+                }
             postprocessor = try ClassificationPostprocessor(
                 heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
                 allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
@@ -117,19 +122,23 @@ package final class ClassifierEngine {
         subject = asset.subject
     }
 
-    private static func heads(model: Model, subgraph: SubGraphMetadata?, files: AssociatedFiles,
-                              locale: String) throws(TasksError) -> [ClassificationHead] {
+    private static func heads(
+        model: Model, subgraph: SubGraphMetadata?, files: AssociatedFiles,
+        locale: String
+    ) throws(TasksError) -> [ClassificationHead] {
         guard !model.outputs.isEmpty else {
             throw .invalidArgument("The model has no output tensor; an image classifier needs at least one.")
         }
         let outputMetadata = subgraph?.outputTensors ?? []
         if subgraph != nil, outputMetadata.count != model.outputs.count {
-            throw .invalidArgument("Mismatch between number of output tensors (\(model.outputs.count)) "
-                + "and output tensors metadata (\(outputMetadata.count)).")
+            throw .invalidArgument(
+                "Mismatch between number of output tensors (\(model.outputs.count)) "
+                    + "and output tensors metadata (\(outputMetadata.count)).")
         }
         let quantized = model.outputs.map { $0.elementType == .uint8 }
         guard Set(quantized).count <= 1 else {
-            throw .invalidArgument("Outputs must be all quantized or all float32: \(model.outputs.map(\.description).joined(separator: ", ")).")
+            throw .invalidArgument(
+                "Outputs must be all quantized or all float32: \(model.outputs.map(\.description).joined(separator: ", ")).")
         }
         var heads: [ClassificationHead] = []
         for (index, tensor) in model.outputs.enumerated() {
@@ -141,12 +150,14 @@ package final class ClassifierEngine {
 
     private static func replaceLabels(of heads: inout [ClassificationHead], with override: LabelOverride) throws(TasksError) {
         guard heads.count == 1 else {
-            throw .invalidArgument("The labels file gives labels for one output, but the model has \(heads.count) outputs.",
-                                   subject: .file(override.file))
+            throw .invalidArgument(
+                "The labels file gives labels for one output, but the model has \(heads.count) outputs.",
+                subject: .file(override.file))
         }
         guard override.labels.count == heads[0].categoryCount else {
-            throw .invalidArgument("The labels file has \(override.labels.count) labels, but the model's output "
-                + "has \(heads[0].categoryCount) categories.", subject: .file(override.file))
+            throw .invalidArgument(
+                "The labels file has \(override.labels.count) labels, but the model's output "
+                    + "has \(heads[0].categoryCount) categories.", subject: .file(override.file))
         }
         heads[0].labels = override.labels
         heads[0].displayNames = nil
@@ -164,12 +175,15 @@ package final class ClassifierEngine {
     /// - Returns: one `Classifications` per head.
     /// - Throws: `TasksError` when LiteRT fails to run the model, or outOfRange when a score is
     ///   NaN (both naming the model file).
-    package func classify(_ image: PixelImage, orientation: ImageOrientation,
-                          regionOfInterest: RegionOfInterest) throws(TasksError) -> [Classifications] {
+    package func classify(
+        _ image: PixelImage, orientation: ImageOrientation,
+        regionOfInterest: RegionOfInterest
+    ) throws(TasksError) -> [Classifications] {
         try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
-            try ImagePreprocessor.preprocess(image, regionOfInterest: regionOfInterest, orientation: orientation,
-                                             into: buffer, width: input.width, height: input.height,
-                                             element: input.element, buffers: preprocessing)
+            try ImagePreprocessor.preprocess(
+                image, regionOfInterest: regionOfInterest, orientation: orientation,
+                into: buffer, width: input.width, height: input.height,
+                element: input.element, buffers: preprocessing)
         }
         do throws(TasksError) {
             try compiled.run()
@@ -195,16 +209,19 @@ package final class ClassifierEngine {
     /// A NaN score would be dropped by every threshold without a word (MediaPipe drops it so),
     /// hiding a broken model or calibration: it is an error naming the head and category.
     private func nanScoreError(head: ClassificationHead, category: Int) -> TasksError {
-        let failure = TasksError(.outOfRangeError, "Output tensor \(head.index) gives a NaN score for category \(category): "
-            + "the model's output (after dequantization and calibration) is not a number.")
+        let failure = TasksError(
+            .outOfRangeError,
+            "Output tensor \(head.index) gives a NaN score for category \(category): "
+                + "the model's output (after dequantization and calibration) is not a number.")
         return subject.map { failure.naming($0) } ?? failure
     }
 
     /// Postprocesses the dequantized scores of every head (index-aligned with the outputs).
     func postprocess(scores: [[Float]]) -> [Classifications] {
         zip(heads, scores).map { head, scores in
-            Classifications(headIndex: head.index, headName: head.name,
-                            categories: postprocessor.categories(scores: scores, head: head))
+            Classifications(
+                headIndex: head.index, headName: head.name,
+                categories: postprocessor.categories(scores: scores, head: head))
         }
     }
 }

@@ -25,36 +25,47 @@ struct ImageInputSpec: Sendable {
         }
         let tensor = inputs[0]
         if let properties = metadata?.imageProperties, properties.colorSpace != .rgb {
-            throw .invalidArgument("Only RGB color space is supported for now (input tensor \(tensor), color space \(properties.colorSpace)).")
+            throw .invalidArgument(
+                "Only RGB color space is supported for now (input tensor \(tensor), color space \(properties.colorSpace)).")
         }
         guard tensor.shape.count == 4 else {
-            throw .invalidArgument("Only 4D tensors in BHWD layout are supported; input tensor \(tensor) has \(tensor.shape.count) dimensions.")
+            throw .invalidArgument(
+                "Only 4D tensors in BHWD layout are supported; input tensor \(tensor) has \(tensor.shape.count) dimensions.")
         }
         guard tensor.elementType == .uint8 || tensor.elementType == .float32 else {
-            throw .invalidArgument("Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.elementType).")
+            throw .invalidArgument(
+                "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.elementType)."
+            )
         }
         let (batch, height, width, depth) = (tensor.shape[0], tensor.shape[1], tensor.shape[2], tensor.shape[3])
         guard batch == 1, depth == 3, width > 0, height > 0 else {
-            throw .invalidArgument("The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
-                + "Got \(batch) x \(height) x \(width) x \(depth) for input tensor \(tensor.name).")
+            throw .invalidArgument(
+                "The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
+                    + "Got \(batch) x \(height) x \(width) x \(depth) for input tensor \(tensor.name).")
         }
         guard width * height <= ImageInputSpec.maximumPixelCount else {
-            throw .invalidArgument("Input tensor \(tensor) is \(width) x \(height) pixels; at most "
-                + "\(ImageInputSpec.maximumPixelCount) pixels (4096 x 4096) are supported.")
+            throw .invalidArgument(
+                "Input tensor \(tensor) is \(width) x \(height) pixels; at most "
+                    + "\(ImageInputSpec.maximumPixelCount) pixels (4096 x 4096) are supported.")
         }
         self.width = width
         self.height = height
-        self.element = tensor.elementType == .float32
+        self.element =
+            tensor.elementType == .float32
             ? try ImageInputSpec.normalization(metadata?.normalization, tensor: tensor) : .uint8
     }
 
-    private static func normalization(_ options: NormalizationOptions?, tensor: TensorDescription) throws(TasksError) -> TensorElement {
+    private static func normalization(
+        _ options: NormalizationOptions?, tensor: TensorDescription
+    ) throws(TasksError) -> TensorElement {
         guard let options else {
-            throw .notFound("Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+            throw .notFound(
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
         }
         let (mean, std) = (options.mean, options.std)
         guard mean.count == std.count else {
-            throw .invalidArgument("NormalizationOptions: expected mean and std of same dimension, got \(mean.count) and \(std.count).")
+            throw .invalidArgument(
+                "NormalizationOptions: expected mean and std of same dimension, got \(mean.count) and \(std.count).")
         }
         guard mean.count == 1 || mean.count == 3 else {
             throw .invalidArgument("NormalizationOptions: only 1 or 3 mean and std values are supported, got \(mean.count).")
@@ -66,7 +77,8 @@ struct ImageInputSpec: Sendable {
             throw .invalidArgument("NormalizationOptions must be finite numbers, got mean \(mean) and std \(std).")
         }
         guard abs(std[0]) > 1e-6 else {
-            throw .invalidArgument("NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
+            throw .invalidArgument(
+                "NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
         }
         return TensorElement(mean: mean[0], std: std[0])
     }

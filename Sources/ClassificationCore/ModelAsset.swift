@@ -16,8 +16,9 @@ package struct ModelAsset: Sendable {
     package init(path: String, buffer: Data?) throws(TasksError) {
         guard !path.isEmpty else {
             guard let buffer, !buffer.isEmpty else {
-                throw .invalidArgument("ExternalFile must specify at least one of 'file_content', 'file_name', "
-                    + "'file_pointer_meta' or 'file_descriptor_meta'.")
+                throw .invalidArgument(
+                    "ExternalFile must specify at least one of 'file_content', 'file_name', "
+                        + "'file_pointer_meta' or 'file_descriptor_meta'.")
             }
             self.bytes = buffer
             self.subject = nil

@@ -1,9 +1,9 @@
 import ClassificationCore
 import Dispatch
 import Foundation
+import Imaging
 import Synchronization
 import TasksCommon
-import Imaging
 
 /// Labels images with an AutoML Vision Edge or custom TFLite image classification model.
 ///
@@ -62,8 +62,10 @@ public final class ImageLabeler: Sendable {
     }
 
     /// Labels an image without blocking the caller; `completion` runs on `callbackQueue`.
-    public func process(_ image: VisionImage, callbackQueue: DispatchQueue,
-                        completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
+    public func process(
+        _ image: VisionImage, callbackQueue: DispatchQueue,
+        completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void
+    ) {
         let snapshot = Snapshot(image)
         queue.async {
             let outcome = Result { () throws(TasksError) in try self.label(snapshot) }
@@ -92,8 +94,9 @@ public final class ImageLabeler: Sendable {
 
     private func label(_ snapshot: Snapshot) throws(TasksError) -> [ImageLabel] {
         try engine.withLock { engine throws(TasksError) in
-            let classifications = try engine.get().classify(snapshot.pixels, orientation: snapshot.orientation,
-                                                            regionOfInterest: .wholeImage)
+            let classifications = try engine.get().classify(
+                snapshot.pixels, orientation: snapshot.orientation,
+                regionOfInterest: .wholeImage)
             return classifications.first?.categories.map {
                 ImageLabel(text: $0.categoryName ?? "", confidence: $0.score, index: $0.index)
             } ?? []

@@ -60,7 +60,8 @@ public final class VisionImage {
     /// The layout is `MPImage.init(pixels:width:height:bytesPerRow:format:colorRange:orientation:)`'s.
     /// - Throws: `TasksError` invalidArgument naming the value when a size is inconsistent.
     public convenience init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat) throws {
-        self.init(pixels: try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format),
-                  orientation: .up)
+        self.init(
+            pixels: try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: format),
+            orientation: .up)
     }
 }

@@ -53,8 +53,9 @@ package enum ImageDecoder {
     ///   is the subject of every error.
     package static func decode(contentsOf url: URL) throws(TasksError) -> DecodedImage {
         guard url.isFileURL else {
-            throw TasksError.invalidArgument("Failed to read image: only file URLs are supported.",
-                                             subject: .file(url.absoluteString))
+            throw TasksError.invalidArgument(
+                "Failed to read image: only file URLs are supported.",
+                subject: .file(url.absoluteString))
         }
         return try decode(file: FileSystemPath(url.path))
     }

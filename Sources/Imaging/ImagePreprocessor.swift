@@ -42,14 +42,17 @@ package enum ImagePreprocessor {
     ///   - buffers: Memory to reuse from earlier calls (see `PreprocessingBuffers`); nil to
     ///     allocate it for this call.
     /// - Throws: as `preprocess(_:regionOfInterest:rotationDegrees:mirrored:into:width:height:element:buffers:)`.
-    package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
-                                   orientation: ImageOrientation, into tensor: UnsafeMutableRawBufferPointer,
-                                   width: Int, height: Int, element: TensorElement,
-                                   buffers: PreprocessingBuffers? = nil) throws(TasksError) {
+    package static func preprocess(
+        _ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
+        orientation: ImageOrientation, into tensor: UnsafeMutableRawBufferPointer,
+        width: Int, height: Int, element: TensorElement,
+        buffers: PreprocessingBuffers? = nil
+    ) throws(TasksError) {
         let transform = orientation.preprocessingTransform
-        try preprocess(image, regionOfInterest: regionOfInterest, rotationDegrees: transform.rotationDegrees,
-                       mirrored: transform.mirrored, into: tensor, width: width, height: height, element: element,
-                       buffers: buffers)
+        try preprocess(
+            image, regionOfInterest: regionOfInterest, rotationDegrees: transform.rotationDegrees,
+            mirrored: transform.mirrored, into: tensor, width: width, height: height, element: element,
+            buffers: buffers)
     }
 
     /// Writes the tensor for a region of an image, flipped and rotated.
@@ -73,11 +76,13 @@ package enum ImagePreprocessor {
     /// - Throws: `TasksError` `invalidArgumentError`: "Expected rotation to be a multiple of
     ///   90°." (MediaPipe's message, followed by the value), a tensor size that is not
     ///   positive, or a buffer size mismatch naming both sizes.
-    package static func preprocess(_ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
-                                   rotationDegrees: Int = 0, mirrored: Bool = false,
-                                   into tensor: UnsafeMutableRawBufferPointer,
-                                   width: Int, height: Int, element: TensorElement,
-                                   buffers: PreprocessingBuffers? = nil) throws(TasksError) {
+    package static func preprocess(
+        _ image: PixelImage, regionOfInterest: RegionOfInterest = .wholeImage,
+        rotationDegrees: Int = 0, mirrored: Bool = false,
+        into tensor: UnsafeMutableRawBufferPointer,
+        width: Int, height: Int, element: TensorElement,
+        buffers: PreprocessingBuffers? = nil
+    ) throws(TasksError) {
         guard rotationDegrees % 90 == 0 else {
             throw .invalidArgument("Expected rotation to be a multiple of 90°. Got \(rotationDegrees)°.")
         }
@@ -87,48 +92,61 @@ package enum ImagePreprocessor {
         let byteCount = tensorByteCount(width: width, height: height, element: element)
         guard tensor.count == byteCount, tensor.baseAddress != nil else {
             throw .invalidArgument(
-                "Tensor buffer has \(tensor.count) bytes, expected \(byteCount) (\(height)x\(width)x3 elements of \(element.byteCount) bytes).")
+                "Tensor buffer has \(tensor.count) bytes, expected \(byteCount) (\(height)x\(width)x3 elements of \(element.byteCount) bytes)."
+            )
         }
         let buffers = buffers ?? PreprocessingBuffers()
-        let plan = Self.plan(image, regionOfInterest: regionOfInterest, rotationDegrees: rotationDegrees, mirrored: mirrored,
-                             tensorWidth: width, tensorHeight: height, buffers: buffers)
+        let plan = Self.plan(
+            image, regionOfInterest: regionOfInterest, rotationDegrees: rotationDegrees, mirrored: mirrored,
+            tensorWidth: width, tensorHeight: height, buffers: buffers)
         switch element {
         case .uint8:
             sample(image, plan: plan, width: width, height: height, buffers: buffers, writer: ByteWriter(tensor: tensor))
         case let .float32(scale, offset):
-            sample(image, plan: plan, width: width, height: height, buffers: buffers,
-                   writer: FloatWriter(tensor: tensor, scale: scale, offset: offset))
+            sample(
+                image, plan: plan, width: width, height: height, buffers: buffers,
+                writer: FloatWriter(tensor: tensor, scale: scale, offset: offset))
         }
     }
 
     /// The sampling plan for this image size and geometry: the one in `buffers` when it was made
     /// for the same, else a new one (tables written into `buffers`).
-    private static func plan(_ image: PixelImage, regionOfInterest: RegionOfInterest, rotationDegrees: Int, mirrored: Bool,
-                             tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers) -> PreprocessingBuffers.Plan {
-        let key = PreprocessingBuffers.Key(imageWidth: image.width, imageHeight: image.height, tensorWidth: tensorWidth,
-                                           tensorHeight: tensorHeight, region: regionOfInterest,
-                                           rotationDegrees: rotationDegrees, mirrored: mirrored)
+    private static func plan(
+        _ image: PixelImage, regionOfInterest: RegionOfInterest, rotationDegrees: Int, mirrored: Bool,
+        tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers
+    ) -> PreprocessingBuffers.Plan {
+        let key = PreprocessingBuffers.Key(
+            imageWidth: image.width, imageHeight: image.height, tensorWidth: tensorWidth,
+            tensorHeight: tensorHeight, region: regionOfInterest,
+            rotationDegrees: rotationDegrees, mirrored: mirrored)
         if let current = buffers.current, current.key == key { return current.plan }
         buffers.current = nil  // the tables are about to change
-        let geometry = SamplingGeometry(imageWidth: image.width, imageHeight: image.height,
-                                        tensorWidth: tensorWidth, tensorHeight: tensorHeight, region: regionOfInterest,
-                                        rotationDegrees: rotationDegrees, mirrored: mirrored)
-        let plan = SeparableSampler.prepare(geometry, imageWidth: image.width, imageHeight: image.height,
-                                            tensorWidth: tensorWidth, tensorHeight: tensorHeight, buffers: buffers)
+        let geometry = SamplingGeometry(
+            imageWidth: image.width, imageHeight: image.height,
+            tensorWidth: tensorWidth, tensorHeight: tensorHeight, region: regionOfInterest,
+            rotationDegrees: rotationDegrees, mirrored: mirrored)
+        let plan =
+            SeparableSampler.prepare(
+                geometry, imageWidth: image.width, imageHeight: image.height,
+                tensorWidth: tensorWidth, tensorHeight: tensorHeight, buffers: buffers)
             ?? .general(geometry)
         buffers.current = (key, plan)
         return plan
     }
 
-    private static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, plan: PreprocessingBuffers.Plan, width: Int,
-                                                          height: Int, buffers: PreprocessingBuffers, writer: Writer) {
+    private static func sample<Writer: TensorPixelWriter>(
+        _ image: PixelImage, plan: PreprocessingBuffers.Plan, width: Int,
+        height: Int, buffers: PreprocessingBuffers, writer: Writer
+    ) {
         switch plan {
         case let .separable(transposed, columns):
-            SeparableSampler.sample(image, transposed: transposed, columns: columns, tensorWidth: width, tensorHeight: height,
-                                    buffers: buffers, writer: writer)
+            SeparableSampler.sample(
+                image, transposed: transposed, columns: columns, tensorWidth: width, tensorHeight: height,
+                buffers: buffers, writer: writer)
         case .general(let geometry):
-            BilinearSampler.sample(image, geometry: geometry, tensorWidth: width, tensorHeight: height,
-                                   buffers: buffers, writer: writer)
+            BilinearSampler.sample(
+                image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                buffers: buffers, writer: writer)
         }
     }
 }

@@ -17,12 +17,15 @@ extension PixelImage {
     /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the
     ///   limits (`checkSize`), a plane count that does not match the format, or a plane whose `bytesPerRow` or byte count is
     ///   too small, naming the plane and the values.
-    package init(copying planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
-                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
+    package init(
+        copying planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601
+    ) throws(TasksError) {
         let shapes = try Self.shapes(width: width, height: height, format: format)
         guard planes.count == shapes.count else {
             throw .invalidArgument(
-                "Invalid plane count for \(format): expected \(shapes.count) (\(shapes.map(\.name).joined(separator: ", "))), got \(planes.count).")
+                "Invalid plane count for \(format): expected \(shapes.count) (\(shapes.map(\.name).joined(separator: ", "))), got \(planes.count)."
+            )
         }
         var bytes: [UInt8] = []
         var layouts: [PlaneLayout] = []
@@ -32,13 +35,15 @@ extension PixelImage {
             let needed = try Self.coveredBytes(stride: plane.bytesPerRow, shape: shape, description)
             guard plane.bytes.count >= needed else {
                 throw .invalidArgument(
-                    "Pixel buffer too small: \(description) has \(plane.bytes.count) bytes, but \(shape.rows) rows (\(shape.rowsRule)) of \(shape.rowBytes) bytes with bytesPerRow \(plane.bytesPerRow) need \(needed).")
+                    "Pixel buffer too small: \(description) has \(plane.bytes.count) bytes, but \(shape.rows) rows (\(shape.rowsRule)) of \(shape.rowBytes) bytes with bytesPerRow \(plane.bytesPerRow) need \(needed)."
+                )
             }
             layouts.append(PlaneLayout(offset: bytes.count, bytesPerRow: plane.bytesPerRow))
             bytes.append(contentsOf: plane.bytes.prefix(needed))
         }
-        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
-                  colorMatrix: colorMatrix, planes: layouts)
+        self.init(
+            unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
+            colorMatrix: colorMatrix, planes: layouts)
     }
 
     /// Checks the geometry of an image held in one buffer and returns where its planes lie and
@@ -52,8 +57,10 @@ extension PixelImage {
     ///
     /// - Throws: `TasksError` `invalidArgumentError` for a size that is not positive or over the
     ///   limits (`checkSize`), a stride too small for a plane (naming it), or too few bytes.
-    static func contiguousLayout(byteCount: Int, width: Int, height: Int, bytesPerRow: Int?,
-                                 format: PixelFormat) throws(TasksError) -> (planes: [PlaneLayout], byteCount: Int) {
+    static func contiguousLayout(
+        byteCount: Int, width: Int, height: Int, bytesPerRow: Int?,
+        format: PixelFormat
+    ) throws(TasksError) -> (planes: [PlaneLayout], byteCount: Int) {
         try checkSize(width: width, height: height)
         guard format.isYUV else {
             // The RGB and gray formats keep their original checks and messages.
@@ -63,7 +70,8 @@ extension PixelImage {
             }
             let stride = bytesPerRow ?? rowBytes
             let needed = try validate(byteCount: byteCount, width: width, height: height, bytesPerRow: stride, format: format)
-            try checkExactLength(byteCount, needed: needed, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
+            try checkExactLength(
+                byteCount, needed: needed, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
             return ([PlaneLayout(offset: 0, bytesPerRow: stride)], needed)
         }
         let shapes = try shapes(width: width, height: height, format: format)
@@ -90,14 +98,18 @@ extension PixelImage {
             let (full, fullOverflow) = stride.multipliedReportingOverflow(by: shape.rows)
             let (next, nextOverflow) = offset.addingReportingOverflow(full)
             guard !endOverflow, !fullOverflow, !nextOverflow else {
-                throw .invalidArgument("Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format) needs more than Int.max.")
+                throw .invalidArgument(
+                    "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format) needs more than Int.max.")
             }
             (end, offset) = (planeEnd, next)
         }
         guard byteCount >= end else {
-            let planes = zip(shapes, layouts).map { "\($0.name) at offset \($1.offset), \($0.rows) rows with bytesPerRow \($1.bytesPerRow)" }
+            let planes = zip(shapes, layouts).map {
+                "\($0.name) at offset \($1.offset), \($0.rows) rows with bytesPerRow \($1.bytesPerRow)"
+            }
             throw .invalidArgument(
-                "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format)\(bytesPerRow.map { " with bytesPerRow \($0)" } ?? "") needs \(end) (\(planes.joined(separator: "; ")); the last row may omit its padding).")
+                "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format)\(bytesPerRow.map { " with bytesPerRow \($0)" } ?? "") needs \(end) (\(planes.joined(separator: "; ")); the last row may omit its padding)."
+            )
         }
         try checkExactLength(byteCount, needed: end, width: width, height: height, format: format, bytesPerRow: bytesPerRow)
         return (layouts, end)
@@ -105,11 +117,14 @@ extension PixelImage {
 
     /// Without a stride the rows are packed, so the buffer must be exactly the pixels: a longer
     /// one means the layout is not what the caller said (RGBA bytes described as RGB8, say).
-    private static func checkExactLength(_ byteCount: Int, needed: Int, width: Int, height: Int, format: PixelFormat,
-                                         bytesPerRow: Int?) throws(TasksError) {
+    private static func checkExactLength(
+        _ byteCount: Int, needed: Int, width: Int, height: Int, format: PixelFormat,
+        bytesPerRow: Int?
+    ) throws(TasksError) {
         guard bytesPerRow == nil, byteCount != needed else { return }
-        throw .invalidArgument("Pixel buffer has \(byteCount) bytes, but \(width)x\(height) \(format) without bytesPerRow "
-            + "is exactly \(needed) bytes; give bytesPerRow for padded rows, or check the format.")
+        throw .invalidArgument(
+            "Pixel buffer has \(byteCount) bytes, but \(width)x\(height) \(format) without bytesPerRow "
+                + "is exactly \(needed) bytes; give bytesPerRow for padded rows, or check the format.")
     }
 
     /// The plane shapes of a `width` x `height` image, checking the size (`checkSize`).
@@ -146,7 +161,8 @@ extension PixelImage {
         let (padded, paddedOverflow) = stride.multipliedReportingOverflow(by: shape.rows - 1)
         let (needed, neededOverflow) = padded.addingReportingOverflow(shape.rowBytes)
         guard !paddedOverflow, !neededOverflow else {
-            throw .invalidArgument("Pixel buffer too small: \(description) with bytesPerRow \(stride) needs more than Int.max bytes.")
+            throw .invalidArgument(
+                "Pixel buffer too small: \(description) with bytesPerRow \(stride) needs more than Int.max bytes.")
         }
         return needed
     }

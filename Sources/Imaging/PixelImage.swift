@@ -44,12 +44,16 @@ package struct PixelImage: Sendable {
     /// - Throws: `TasksError` `invalidArgumentError` naming the bad value when a dimension
     ///   is not positive, a side is over `ImageDecoder.maxSideLength` or the image over
     ///   `ImageDecoder.maxPixelCount`, `bytesPerRow` is too small, or `bytes` is too short.
-    package init(bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
-        let layout = try Self.contiguousLayout(byteCount: bytes.count, width: width, height: height,
-                                               bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
-                  colorMatrix: colorMatrix, planes: layout.planes)
+    package init(
+        bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601
+    ) throws(TasksError) {
+        let layout = try Self.contiguousLayout(
+            byteCount: bytes.count, width: width, height: height,
+            bytesPerRow: bytesPerRow, format: format)
+        self.init(
+            unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
+            colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `buffer`.
@@ -58,35 +62,46 @@ package struct PixelImage: Sendable {
     ///   only the bytes the geometry covers are copied (for RGB and gray,
     ///   `bytesPerRow * (height - 1) + width * bytesPerPixel`).
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
-    package init(copying buffer: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
-        let layout = try Self.contiguousLayout(byteCount: buffer.count, width: width, height: height,
-                                               bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: Array(buffer[0..<layout.byteCount]), width: width, height: height, format: format,
-                  colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
+    package init(
+        copying buffer: UnsafeRawBufferPointer, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601
+    ) throws(TasksError) {
+        let layout = try Self.contiguousLayout(
+            byteCount: buffer.count, width: width, height: height,
+            bytesPerRow: bytesPerRow, format: format)
+        self.init(
+            unchecked: Array(buffer[0..<layout.byteCount]), width: width, height: height, format: format,
+            colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an image from a copy of the pixels in `data`.
     ///
     /// - Parameters: as `init(copying:width:height:bytesPerRow:format:colorRange:colorMatrix:)`.
     /// - Throws: `TasksError` `invalidArgumentError` as `init(bytes:...)`.
-    package init(copying data: Data, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
-                 colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601) throws(TasksError) {
-        let layout = try Self.contiguousLayout(byteCount: data.count, width: width, height: height,
-                                               bytesPerRow: bytesPerRow, format: format)
-        self.init(unchecked: [UInt8](data.prefix(layout.byteCount)), width: width, height: height, format: format,
-                  colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
+    package init(
+        copying data: Data, width: Int, height: Int, bytesPerRow: Int?, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601
+    ) throws(TasksError) {
+        let layout = try Self.contiguousLayout(
+            byteCount: data.count, width: width, height: height,
+            bytesPerRow: bytesPerRow, format: format)
+        self.init(
+            unchecked: [UInt8](data.prefix(layout.byteCount)), width: width, height: height, format: format,
+            colorRange: colorRange, colorMatrix: colorMatrix, planes: layout.planes)
     }
 
     /// Creates an RGB or gray image without checks; the caller guarantees the geometry.
     init(unchecked bytes: [UInt8], width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) {
-        self.init(unchecked: bytes, width: width, height: height, format: format, colorRange: .video,
-                  colorMatrix: .bt601, planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow)])
+        self.init(
+            unchecked: bytes, width: width, height: height, format: format, colorRange: .video,
+            colorMatrix: .bt601, planes: [PlaneLayout(offset: 0, bytesPerRow: bytesPerRow)])
     }
 
     /// Creates an image of any format without checks; the caller guarantees the planes.
-    init(unchecked bytes: [UInt8], width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
-         colorMatrix: YUVColorMatrix, planes: [PlaneLayout]) {
+    init(
+        unchecked bytes: [UInt8], width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
+        colorMatrix: YUVColorMatrix, planes: [PlaneLayout]
+    ) {
         self.bytes = bytes
         self.width = width
         self.height = height
@@ -99,20 +114,23 @@ package struct PixelImage: Sendable {
 
     /// Checks the geometry of a packed RGB or gray image and returns the bytes it covers.
     @discardableResult
-    static func validate(byteCount: Int, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) -> Int {
+    static func validate(byteCount: Int, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) throws(TasksError) -> Int
+    {
         guard width > 0, height > 0 else {
             throw TasksError.invalidArgument("Invalid image size \(width)x\(height): width and height must be > 0.")
         }
         let (rowBytes, rowOverflow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
         guard !rowOverflow, bytesPerRow >= rowBytes else {
             throw TasksError.invalidArgument(
-                "Invalid bytesPerRow \(bytesPerRow): must be at least width \(width) x \(format.bytesPerPixel) bytes per pixel of \(format).")
+                "Invalid bytesPerRow \(bytesPerRow): must be at least width \(width) x \(format.bytesPerPixel) bytes per pixel of \(format)."
+            )
         }
         let (padded, paddedOverflow) = bytesPerRow.multipliedReportingOverflow(by: height - 1)
         let (needed, neededOverflow) = padded.addingReportingOverflow(rowBytes)
         guard !paddedOverflow, !neededOverflow, byteCount >= needed else {
             throw TasksError.invalidArgument(
-                "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(paddedOverflow || neededOverflow ? "more than Int.max" : String(needed)).")
+                "Pixel buffer too small: \(byteCount) bytes, but \(width)x\(height) \(format) with bytesPerRow \(bytesPerRow) needs \(paddedOverflow || neededOverflow ? "more than Int.max" : String(needed))."
+            )
         }
         return needed
     }

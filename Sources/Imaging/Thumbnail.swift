@@ -32,8 +32,10 @@ package struct Thumbnail: Sendable, Equatable {
     ///   - maximumSide: The largest width or height of the thumbnail, in pixels, > 0.
     ///   - targetByteCount: The size in bytes the WebP file should stay under.
     /// - Throws: `TasksError` `internalError` when libwebp cannot encode it.
-    package init(_ image: PixelImage, orientation: ImageOrientation, maximumSide: Int = defaultMaximumSide,
-                 targetByteCount: Int = defaultTargetByteCount) throws(TasksError) {
+    package init(
+        _ image: PixelImage, orientation: ImageOrientation, maximumSide: Int = defaultMaximumSide,
+        targetByteCount: Int = defaultTargetByteCount
+    ) throws(TasksError) {
         precondition(maximumSide > 0, "maximumSide must be positive")
         let turned = orientation.preprocessingTransform.rotationDegrees % 180 != 0
         let (uprightWidth, uprightHeight) = turned ? (image.height, image.width) : (image.width, image.height)
@@ -42,13 +44,17 @@ package struct Thumbnail: Sendable, Equatable {
         let height = max(1, Int((Double(uprightHeight) * scale).rounded()))
         let box = min(Self.maximumBoxSide, max(1, Int((Double(uprightWidth) / Double(width)).rounded(.up))))
 
-        var samples = [UInt8](repeating: 0, count: ImagePreprocessor.tensorByteCount(width: width * box, height: height * box,
-                                                                                     element: .uint8))
+        var samples = [UInt8](
+            repeating: 0,
+            count: ImagePreprocessor.tensorByteCount(
+                width: width * box, height: height * box,
+                element: .uint8))
         var failure: TasksError?
         samples.withUnsafeMutableBytes { buffer in
             do throws(TasksError) {
-                try ImagePreprocessor.preprocess(image, orientation: orientation, into: buffer, width: width * box,
-                                                 height: height * box, element: .uint8)
+                try ImagePreprocessor.preprocess(
+                    image, orientation: orientation, into: buffer, width: width * box,
+                    height: height * box, element: .uint8)
             } catch {
                 failure = error
             }

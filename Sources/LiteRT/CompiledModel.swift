@@ -31,14 +31,16 @@ package final class CompiledModel {
     ///   cannot compile the model or create its buffers.
     package init(model: Model, threadCount: Int) throws(TasksError) {
         guard (1...CompiledModel.maximumThreadCount).contains(threadCount) else {
-            throw .invalidArgument("Invalid thread count: \(threadCount); it must be between 1 and \(CompiledModel.maximumThreadCount).",
-                                   subject: .option("threadCount"))
+            throw .invalidArgument(
+                "Invalid thread count: \(threadCount); it must be between 1 and \(CompiledModel.maximumThreadCount).",
+                subject: .option("threadCount"))
         }
         let options = try CompiledModel.cpuOptions(threadCount: threadCount)
         defer { LiteRtDestroyOptions(options) }
         var compiled: LiteRtCompiledModel?
-        try check(LiteRtCreateCompiledModel(model.environment.handle, model.handle, options, &compiled),
-                  "LiteRtCreateCompiledModel")
+        try check(
+            LiteRtCreateCompiledModel(model.environment.handle, model.handle, options, &compiled),
+            "LiteRtCreateCompiledModel")
         guard let compiled else { throw .internal("LiteRtCreateCompiledModel returned no compiled model") }
         do {
             inputBuffers = try CompiledModel.buffers(for: compiled, model: model, input: true)
@@ -62,9 +64,11 @@ package final class CompiledModel {
     /// - Throws: `TasksError` internal when inference fails.
     package func run() throws(TasksError) {
         // The buffers stay alive with `self`; LiteRT borrows the handles for the call.
-        try check(LiteRtRunCompiledModel(handle, 0, inputBuffers.count, handles, outputBuffers.count,
-                                         handles + inputBuffers.count),
-                  "LiteRtRunCompiledModel")
+        try check(
+            LiteRtRunCompiledModel(
+                handle, 0, inputBuffers.count, handles, outputBuffers.count,
+                handles + inputBuffers.count),
+            "LiteRtRunCompiledModel")
     }
 
     /// CPU options with the XNNPACK thread count. LiteRT exports no CPU-option setters, so the
@@ -94,22 +98,27 @@ package final class CompiledModel {
         return options
     }
 
-    private static func buffers(for compiled: LiteRtCompiledModel, model: Model, input: Bool) throws(TasksError) -> [TensorBuffer] {
+    private static func buffers(for compiled: LiteRtCompiledModel, model: Model, input: Bool) throws(TasksError) -> [TensorBuffer]
+    {
         let tensors = input ? model.inputs : model.outputs
         let types = input ? model.inputTypes : model.outputTypes
         var buffers: [TensorBuffer] = []
         for index in tensors.indices {
             var requirements: LiteRtTensorBufferRequirements?  // owned by the compiled model
             if input {
-                try check(LiteRtGetCompiledModelInputBufferRequirements(compiled, 0, index, &requirements),
-                          "LiteRtGetCompiledModelInputBufferRequirements")
+                try check(
+                    LiteRtGetCompiledModelInputBufferRequirements(compiled, 0, index, &requirements),
+                    "LiteRtGetCompiledModelInputBufferRequirements")
             } else {
-                try check(LiteRtGetCompiledModelOutputBufferRequirements(compiled, 0, index, &requirements),
-                          "LiteRtGetCompiledModelOutputBufferRequirements")
+                try check(
+                    LiteRtGetCompiledModelOutputBufferRequirements(compiled, 0, index, &requirements),
+                    "LiteRtGetCompiledModelOutputBufferRequirements")
             }
             guard let requirements else { throw .internal("LiteRT gave no buffer requirements for \(tensors[index])") }
-            buffers.append(try TensorBuffer(environment: model.environment, type: types[index],
-                                            requirements: requirements, tensor: tensors[index]))
+            buffers.append(
+                try TensorBuffer(
+                    environment: model.environment, type: types[index],
+                    requirements: requirements, tensor: tensors[index]))
         }
         return buffers
     }

@@ -17,17 +17,18 @@ func check(_ status: LiteRtStatus, _ operation: @autoclosure () -> String) throw
 
 /// The `TasksError` for a failed LiteRT call.
 func liteRTError(_ status: LiteRtStatus, _ operation: String) -> TasksError {
-    let (code, name): (TasksErrorCode, String) = switch status {
-    case 1: (.invalidArgumentError, "invalid argument")
-    case 2: (.resourceExhaustedError, "memory allocation failure")
-    case 3: (.internalError, "runtime failure")
-    case 5: (.unimplementedError, "unsupported")
-    case 6: (.notFoundError, "not found")
-    case 500: (.internalError, "file I/O error")
-    case 501: (.invalidArgumentError, "invalid flatbuffer")
-    case 504: (.internalError, "compilation failed")
-    case 1000: (.outOfRangeError, "index out of bounds")
-    default: (.internalError, "error")
-    }
+    let (code, name): (TasksErrorCode, String) =
+        switch status {
+        case 1: (.invalidArgumentError, "invalid argument")
+        case 2: (.resourceExhaustedError, "memory allocation failure")
+        case 3: (.internalError, "runtime failure")
+        case 5: (.unimplementedError, "unsupported")
+        case 6: (.notFoundError, "not found")
+        case 500: (.internalError, "file I/O error")
+        case 501: (.invalidArgumentError, "invalid flatbuffer")
+        case 504: (.internalError, "compilation failed")
+        case 1000: (.outOfRangeError, "index out of bounds")
+        default: (.internalError, "error")
+        }
     return TasksError(code, "\(operation) failed: \(name) (LiteRT status \(status))")
 }

@@ -84,7 +84,8 @@ package final class Model {
             if input {
                 try check(LiteRtGetSignatureInputTensorByIndex(signature, index, &tensor), "LiteRtGetSignatureInputTensorByIndex")
             } else {
-                try check(LiteRtGetSignatureOutputTensorByIndex(signature, index, &tensor), "LiteRtGetSignatureOutputTensorByIndex")
+                try check(
+                    LiteRtGetSignatureOutputTensorByIndex(signature, index, &tensor), "LiteRtGetSignatureOutputTensorByIndex")
             }
             guard let tensor else { throw .internal("LiteRT returned no tensor for index \(index)") }
             let (description, type) = try describe(tensor)
@@ -102,8 +103,9 @@ package final class Model {
         let shape = withUnsafeBytes(of: type.layout.dimensions) { raw in
             raw.bindMemory(to: Int32.self).prefix(Int(type.layout.rank)).map(Int.init)
         }
-        let description = TensorDescription(name: name, elementType: ElementType(raw: type.element_type.rawValue),
-                                            shape: shape, quantization: try quantization(of: tensor))
+        let description = TensorDescription(
+            name: name, elementType: ElementType(raw: type.element_type.rawValue),
+            shape: shape, quantization: try quantization(of: tensor))
         return (description, type)
     }
 

@@ -12,12 +12,15 @@ package final class TensorBuffer {
     package let tensor: TensorDescription
     private let environment: Environment
 
-    init(environment: Environment, type: LiteRtRankedTensorType, requirements: LiteRtTensorBufferRequirements,
-         tensor: TensorDescription) throws(TasksError) {
+    init(
+        environment: Environment, type: LiteRtRankedTensorType, requirements: LiteRtTensorBufferRequirements,
+        tensor: TensorDescription
+    ) throws(TasksError) {
         var type = type
         var buffer: LiteRtTensorBuffer?
-        try check(LiteRtCreateManagedTensorBufferFromRequirements(environment.handle, &type, requirements, &buffer),
-                  "LiteRtCreateManagedTensorBufferFromRequirements for \(tensor)")
+        try check(
+            LiteRtCreateManagedTensorBufferFromRequirements(environment.handle, &type, requirements, &buffer),
+            "LiteRtCreateManagedTensorBufferFromRequirements for \(tensor)")
         guard let buffer else { throw .internal("LiteRT created no buffer for \(tensor)") }
         self.handle = buffer
         self.tensor = tensor

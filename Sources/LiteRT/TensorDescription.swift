@@ -5,17 +5,18 @@ package enum ElementType: Equatable, Sendable, CustomStringConvertible {
     case other(UInt32)
 
     init(raw: UInt32) {
-        self = switch raw {
-        case 1: .float32
-        case 2: .int32
-        case 3: .uint8
-        case 4: .int64
-        case 6: .bool
-        case 7: .int16
-        case 9: .int8
-        case 10: .float16
-        default: .other(raw)
-        }
+        self =
+            switch raw {
+            case 1: .float32
+            case 2: .int32
+            case 3: .uint8
+            case 4: .int64
+            case 6: .bool
+            case 7: .int16
+            case 9: .int8
+            case 10: .float16
+            default: .other(raw)
+            }
     }
 
     /// The size of one element in bytes (0 when unknown).

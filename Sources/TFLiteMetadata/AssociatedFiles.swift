@@ -58,7 +58,8 @@ package struct AssociatedFiles: Sendable {
             throw .notFound("No associated file with name: \(name) (\(present))")
         case .noArchive(let reason):
             throw .notFound(
-                "No associated file with name: \(name) (the model has no zip of associated files, or it is truncated or corrupt; \(reason))")
+                "No associated file with name: \(name) (the model has no zip of associated files, or it is truncated or corrupt; \(reason))"
+            )
         case .unreadable(let error):
             throw error
         }

@@ -24,7 +24,8 @@ package struct ModelMetadata: Equatable, Sendable {
     package var subgraphs: [SubGraphMetadata]
 
     /// Creates metadata from its parts (for tests and callers that build metadata by hand).
-    package init(name: String? = nil, version: String? = nil, minParserVersion: String? = nil, subgraphs: [SubGraphMetadata] = []) {
+    package init(name: String? = nil, version: String? = nil, minParserVersion: String? = nil, subgraphs: [SubGraphMetadata] = [])
+    {
         self.name = name
         self.version = version
         self.minParserVersion = minParserVersion
@@ -52,7 +53,8 @@ package struct ModelMetadata: Equatable, Sendable {
         guard identifier == Array(Self.schemaIdentifier.utf8) else {
             let shortBuffer = identifier.count < 4 ? " (the metadata buffer has only \(bytes.count) bytes)" : ""
             throw .invalidArgument(
-                "Invalid metadata schema version: expected \(Self.schemaIdentifier), got \(Self.printable(identifier))\(shortBuffer)")
+                "Invalid metadata schema version: expected \(Self.schemaIdentifier), got \(Self.printable(identifier))\(shortBuffer)"
+            )
         }
         do {
             let root = try buffer.rootTable("ModelMetadata")
@@ -64,7 +66,8 @@ package struct ModelMetadata: Equatable, Sendable {
                 name: try root.string(Schema.ModelMetadata.name, "name"),
                 version: try root.string(Schema.ModelMetadata.version, "version"),
                 minParserVersion: minParserVersion,
-                subgraphs: try root.tables(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata").map(SubGraphMetadata.init(table:)))
+                subgraphs: try root.tables(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata").map(
+                    SubGraphMetadata.init(table:)))
         } catch let error as FlatBufferError {
             throw .invalidArgument("The model metadata is not a valid FlatBuffer buffer: \(error)")
         } catch let error as TasksError {
@@ -79,11 +82,13 @@ package struct ModelMetadata: Equatable, Sendable {
     static func checkParserVersion(_ minParserVersion: String) throws(TasksError) {
         guard let order = DottedVersion.compare(minParserVersion, parserVersion) else {
             throw .invalidArgument(
-                "Invalid min_parser_version '\(minParserVersion)' in the model metadata: expected dot-separated integers such as \(parserVersion).")
+                "Invalid min_parser_version '\(minParserVersion)' in the model metadata: expected dot-separated integers such as \(parserVersion)."
+            )
         }
         if order > 0 {
             throw .invalidArgument(
-                "Metadata schema version \(parserVersion) is smaller than the minimum version \(minParserVersion) to parse the metadata flatbuffer.")
+                "Metadata schema version \(parserVersion) is smaller than the minimum version \(minParserVersion) to parse the metadata flatbuffer."
+            )
         }
     }
 

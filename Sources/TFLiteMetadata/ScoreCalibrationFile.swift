@@ -86,8 +86,10 @@ package enum ScoreCalibrationFile {
         let magnitude: Float
         if lower == "inf" || lower == "infinity" {
             magnitude = .infinity
-        } else if lower == "nan" || (lower.hasPrefix("nan(") && lower.hasSuffix(")")
-                    && lower.dropFirst(4).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+        } else if lower == "nan"
+            || (lower.hasPrefix("nan(") && lower.hasSuffix(")")
+                && lower.dropFirst(4).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        {
             magnitude = .nan
         } else {
             guard isDecimal(body), let value = Float(String(decoding: body, as: UTF8.self)) else { return nil }

@@ -26,7 +26,8 @@ package struct ScoreCalibrationOptions: Equatable, Sendable {
         let raw = Int8(bitPattern: try table.uint8(Schema.ScoreCalibrationOptions.scoreTransformation, "score_transformation"))
         guard let transformation = ScoreTransformation(rawValue: raw) else {
             throw TasksError.invalidArgument(
-                "Unsupported score_transformation \(raw) in ScoreCalibrationOptions: expected IDENTITY (0), LOG (1) or INVERSE_LOGISTIC (2).")
+                "Unsupported score_transformation \(raw) in ScoreCalibrationOptions: expected IDENTITY (0), LOG (1) or INVERSE_LOGISTIC (2)."
+            )
         }
         self.transformation = transformation
         defaultScore = try table.float32(Schema.ScoreCalibrationOptions.defaultScore, "default_score")

@@ -17,7 +17,9 @@ package struct SubGraphMetadata: Equatable, Sendable {
     /// Decodes a `SubGraphMetadata` table.
     init(table: FlatBufferTable) throws {
         self.init(
-            inputTensors: try table.tables(Schema.SubGraphMetadata.inputTensorMetadata, "input_tensor_metadata").map(TensorMetadata.init(table:)),
-            outputTensors: try table.tables(Schema.SubGraphMetadata.outputTensorMetadata, "output_tensor_metadata").map(TensorMetadata.init(table:)))
+            inputTensors: try table.tables(Schema.SubGraphMetadata.inputTensorMetadata, "input_tensor_metadata").map(
+                TensorMetadata.init(table:)),
+            outputTensors: try table.tables(Schema.SubGraphMetadata.outputTensorMetadata, "output_tensor_metadata").map(
+                TensorMetadata.init(table:)))
     }
 }

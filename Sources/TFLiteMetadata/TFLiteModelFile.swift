@@ -97,7 +97,8 @@ package struct TFLiteModelFile: Sendable {
             let buffers = try model.vector(Schema.Model.buffers, "buffers", elementSize: 4)
             guard let buffers, bufferIndex < buffers.count else {
                 throw TasksError.invalidArgument(
-                    "Metadata refers to an out-of-range buffer index. Model.metadata[\(index)] '\(metadataBufferName)' refers to buffer \(bufferIndex), the model has \(buffers?.count ?? 0) buffers.")
+                    "Metadata refers to an out-of-range buffer index. Model.metadata[\(index)] '\(metadataBufferName)' refers to buffer \(bufferIndex), the model has \(buffers?.count ?? 0) buffers."
+                )
             }
             let buffer = try buffers.table(at: Int(bufferIndex))
             if let data = try buffer.vector(Schema.Buffer.data, "data", elementSize: 1), data.count > 0 {
@@ -107,7 +108,8 @@ package struct TFLiteModelFile: Sendable {
                 return Data(file[range])
             }
             throw TasksError.invalidArgument(
-                "Metadata buffer has no data. Model.buffers[\(bufferIndex)], named by '\(metadataBufferName)', has neither data nor an external offset.")
+                "Metadata buffer has no data. Model.buffers[\(bufferIndex)], named by '\(metadataBufferName)', has neither data nor an external offset."
+            )
         }
         return nil
     }

@@ -64,9 +64,11 @@ package struct TensorMetadata: Equatable, Sendable {
         name = try table.string(Schema.TensorMetadata.name, "name")
         imageProperties = nil
         if let content = try table.table(Schema.TensorMetadata.content, "content"),
-           try content.uint8(Schema.Content.propertiesType, "content_properties_type") == Schema.Content.imagePropertiesType {
+            try content.uint8(Schema.Content.propertiesType, "content_properties_type") == Schema.Content.imagePropertiesType
+        {
             guard let properties = try content.table(Schema.Content.properties, "content_properties") else {
-                throw FlatBufferError(path: content.path, reason: "content_properties_type is ImageProperties but content_properties is missing")
+                throw FlatBufferError(
+                    path: content.path, reason: "content_properties_type is ImageProperties but content_properties is missing")
             }
             imageProperties = try ImageProperties(table: properties)
         }
@@ -91,7 +93,8 @@ package struct TensorMetadata: Equatable, Sendable {
             }
         }
 
-        associatedFiles = try table.tables(Schema.TensorMetadata.associatedFiles, "associated_files").compactMap(AssociatedFileInfo.init(table:))
+        associatedFiles = try table.tables(Schema.TensorMetadata.associatedFiles, "associated_files").compactMap(
+            AssociatedFileInfo.init(table:))
     }
 
     /// Throws MediaPipe's error for a second process unit of one type.

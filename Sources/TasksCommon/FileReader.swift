@@ -89,8 +89,9 @@ package enum FileReader {
             let limit = kind.maximumByteCount
             guard size <= limit else {
                 let shown = limit % (1 << 30) == 0 ? "\(limit >> 30) GiB" : "\(limit >> 20) MiB"
-                throw .invalidArgument("The \(kind.noun) is too large: \(size) bytes is more than the limit of \(limit) bytes "
-                    + "(\(shown)).", subject: .file(path.description))
+                throw .invalidArgument(
+                    "The \(kind.noun) is too large: \(size) bytes is more than the limit of \(limit) bytes "
+                        + "(\(shown)).", subject: .file(path.description))
             }
             return
         case S_IFDIR: what = "a directory"
@@ -100,8 +101,9 @@ package enum FileReader {
         case S_IFSOCK: what = "a socket"
         default: what = "of file mode \(String(status.st_mode, radix: 8))"
         }
-        throw .invalidArgument("Expected a regular \(kind.noun), but this is \(what); it was not opened.",
-                               subject: .file(path.description))
+        throw .invalidArgument(
+            "Expected a regular \(kind.noun), but this is \(what); it was not opened.",
+            subject: .file(path.description))
     }
 
     /// The error for a failed `stat`, `open` or `read`.
@@ -113,8 +115,9 @@ package enum FileReader {
         case EACCES, EPERM:
             return TasksError(.permissionDeniedError, "Permission denied: the \(kind.noun) may not be read.", subject: subject)
         default:
-            return .invalidArgument("Failed to read the \(kind.noun): \(String(cString: strerror(code))) (errno \(code)).",
-                                    subject: subject)
+            return .invalidArgument(
+                "Failed to read the \(kind.noun): \(String(cString: strerror(code))) (errno \(code)).",
+                subject: subject)
         }
     }
 }

@@ -56,8 +56,10 @@ extension VideoSource {
                 case .rejected:
                     consecutiveErrors += 1
                     guard consecutiveErrors < Self.maximumConsecutiveDecoderErrors else {
-                        throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure): the decoder reported \(consecutiveErrors) errors in a row (\(statistics.lastDamage ?? "")).",
-                                         subject: .videoSource(url))
+                        throw TasksError(
+                            .dataLossError,
+                            "\(FFmpegOperation.decode.failure): the decoder reported \(consecutiveErrors) errors in a row (\(statistics.lastDamage ?? "")).",
+                            subject: .videoSource(url))
                     }
                     if case .reading = state { try sendNextPacket() }
                 case .needsInput:
@@ -151,7 +153,8 @@ extension VideoSource {
             }
             if status < 0 {
                 let error = FFmpegError.error(status, .read, source: url, deadline: deadline, log: log)
-                if error.code == .deadlineExceededError || error.code == .cancelledError || error.code == .resourceExhaustedError {
+                if error.code == .deadlineExceededError || error.code == .cancelledError || error.code == .resourceExhaustedError
+                {
                     throw error
                 }
                 pendingError = error
@@ -208,8 +211,10 @@ extension VideoSource {
             throw pendingError
         }
         if statistics.frames == 0 {
-            throw TasksError(.dataLossError, "\(FFmpegOperation.decode.failure): no frame could be decoded from \(statistics.packets) packets, \(statistics.damaged) rejected as damaged\(statistics.lastDamage.map { " (last error: \($0))" } ?? "").",
-                             subject: .videoSource(url))
+            throw TasksError(
+                .dataLossError,
+                "\(FFmpegOperation.decode.failure): no frame could be decoded from \(statistics.packets) packets, \(statistics.damaged) rejected as damaged\(statistics.lastDamage.map { " (last error: \($0))" } ?? "").",
+                subject: .videoSource(url))
         }
         state = .finished
         return nil

@@ -150,8 +150,9 @@ public final class VideoSource {
     public init(url: String, options: VideoSourceOptions = VideoSourceOptions()) throws(TasksError) {
         FFmpegLibrary.ensureSetUp()
         guard options.timeoutInMilliseconds > 0 else {
-            throw TasksError.invalidArgument("Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source: must be > 0.",
-                                             subject: .videoSource(url))
+            throw TasksError.invalidArgument(
+                "Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source: must be > 0.",
+                subject: .videoSource(url))
         }
         guard !url.isEmpty else {
             throw TasksError.invalidArgument("Invalid video source: the URL is empty.")
@@ -159,8 +160,9 @@ public final class VideoSource {
         var inputFormat: UnsafePointer<AVInputFormat>?  // static FFmpeg data, never freed
         if let name = options.inputFormat ?? (url.hasPrefix("/dev/video") ? "video4linux2" : nil) {
             guard let found = av_find_input_format(name) else {
-                throw TasksError.invalidArgument("Failed to open video source: unknown input format '\(name)' (see `ffmpeg -formats` and `ffmpeg -devices`).",
-                                                 subject: .videoSource(url))
+                throw TasksError.invalidArgument(
+                    "Failed to open video source: unknown input format '\(name)' (see `ffmpeg -formats` and `ffmpeg -devices`).",
+                    subject: .videoSource(url))
             }
             inputFormat = found
         }
@@ -170,8 +172,9 @@ public final class VideoSource {
         let deadline = InterruptDeadline(timeoutInMilliseconds: options.timeoutInMilliseconds)
         let input = try InputLocation(url: url, format: inputFormat)
             .openCustomInput(url: url, opensItself: opensItself, deadline: deadline)
-        let format = try FormatContext(url: url, format: inputFormat, options: options.demuxerOptions,
-                                       input: input, nonBlocking: isDevice, deadline: deadline)
+        let format = try FormatContext(
+            url: url, format: inputFormat, options: options.demuxerOptions,
+            input: input, nonBlocking: isDevice, deadline: deadline)
         try format.findStreamInfo(source: url)
 
         let (streamIndex, codec) = try Self.findVideoStream(in: format, url: url)
@@ -183,8 +186,9 @@ public final class VideoSource {
         let width = Int(decoder.pointer.pointee.width)
         let height = Int(decoder.pointer.pointee.height)
         guard width > 0, height > 0 else {
-            throw TasksError.invalidArgument("Failed to open video source: the video stream does not state its frame size (\(width)x\(height)).",
-                                             subject: .videoSource(url))
+            throw TasksError.invalidArgument(
+                "Failed to open video source: the video stream does not state its frame size (\(width)x\(height)).",
+                subject: .videoSource(url))
         }
 
         self.url = url
@@ -208,7 +212,9 @@ public final class VideoSource {
     }
 
     /// The video stream FFmpeg would pick (`av_find_best_stream`) and its decoder.
-    private static func findVideoStream(in format: FormatContext, url: String) throws(TasksError) -> (Int32, UnsafePointer<AVCodec>) {
+    private static func findVideoStream(
+        in format: FormatContext, url: String
+    ) throws(TasksError) -> (Int32, UnsafePointer<AVCodec>) {
         var codec: UnsafePointer<AVCodec>?  // static FFmpeg data, never freed
         let log = FFmpegLogMark()
         let index = av_find_best_stream(format.pointer, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)
@@ -219,8 +225,9 @@ public final class VideoSource {
             let anyVideo = av_find_best_stream(format.pointer, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
             if anyVideo >= 0, let stream = format.pointer.pointee.streams[Int(anyVideo)] {
                 let name = String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id))
-                throw TasksError.unimplemented("Failed to open video source: unsupported video codec '\(name)' (this FFmpeg build has no decoder for it).",
-                                               subject: .videoSource(url))
+                throw TasksError.unimplemented(
+                    "Failed to open video source: unsupported video codec '\(name)' (this FFmpeg build has no decoder for it).",
+                    subject: .videoSource(url))
             }
         }
         throw FFmpegError.error(index, .findVideoStream, source: url, deadline: format.deadline, log: log)

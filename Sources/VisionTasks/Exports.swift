@@ -2,10 +2,11 @@
 // the result types the pipeline makes, and the image value types users name (MediaPipe iOS
 // gets these from UIKit/CoreVideo).
 @_exported import TasksCommon
+
 @_exported import struct ClassificationCore.Classifications
 @_exported import struct ClassificationCore.ResultCategory
 @_exported import enum Imaging.ImageOrientation
 @_exported import enum Imaging.PixelFormat
 @_exported import struct Imaging.PixelPlane
-@_exported import enum Imaging.YUVColorRange
 @_exported import enum Imaging.YUVColorMatrix
+@_exported import enum Imaging.YUVColorRange

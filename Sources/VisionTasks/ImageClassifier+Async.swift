@@ -22,11 +22,14 @@ extension ImageClassifier {
     ///   - timestampInMilliseconds: strictly increasing, in milliseconds.
     ///   - regionOfInterest: normalized [0, 1], top-left origin; `CGRect.zero` for the whole frame.
     /// - Throws: as `classify(videoFrame:timestampInMilliseconds:regionOfInterest:)`.
-    public func classification(ofVideoFrame videoFrame: MPImage, timestampInMilliseconds: Int,
-                               regionOfInterest: CGRect = .zero) async throws -> ImageClassifierResult {
+    public func classification(
+        ofVideoFrame videoFrame: MPImage, timestampInMilliseconds: Int,
+        regionOfInterest: CGRect = .zero
+    ) async throws -> ImageClassifierResult {
         try await offload {
-            try self.classify(videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds,
-                              regionOfInterest: regionOfInterest)
+            try self.classify(
+                videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds,
+                regionOfInterest: regionOfInterest)
         }
     }
 

@@ -29,8 +29,10 @@ extension ImageClassifier {
         guard let liveStream else { throw TasksError.internal("live stream runner missing") }
         // The runner checks the timestamp under the same lock that queues the frame, so that
         // frames sent from several threads are queued in timestamp order.
-        try liveStream.submit(.init(image: image, regionOfInterest: regionOfInterest,
-                                    timestamp: timestampInMilliseconds, received: .now))
+        try liveStream.submit(
+            .init(
+                image: image, regionOfInterest: regionOfInterest,
+                timestamp: timestampInMilliseconds, received: .now))
     }
 
     /// Creates a live-stream classifier whose results also arrive as an `AsyncStream`, in
@@ -65,8 +67,10 @@ extension ImageClassifier {
     }
 
     /// The runner, and the box through which it will reach the classifier once that exists.
-    static func makeLiveStreamRunner(core: Core, delegate: (any ImageClassifierLiveStreamDelegate)?,
-                                     stream: AsyncStream<LiveStreamResult>.Continuation?) -> (LiveStreamRunner, Owner) {
+    static func makeLiveStreamRunner(
+        core: Core, delegate: (any ImageClassifierLiveStreamDelegate)?,
+        stream: AsyncStream<LiveStreamResult>.Continuation?
+    ) -> (LiveStreamRunner, Owner) {
         let receiver = WeakDelegate(delegate)
         let owner = Owner()
         let runner = LiveStreamRunner(
@@ -82,11 +86,13 @@ extension ImageClassifier {
                 guard let classifier = owner.classifier, let delegate = receiver.delegate else { return }
                 switch outcome.result {
                 case .success(let result):
-                    delegate.imageClassifier(classifier, didFinishClassification: result,
-                                             timestampInMilliseconds: outcome.timestampInMilliseconds, error: nil)
+                    delegate.imageClassifier(
+                        classifier, didFinishClassification: result,
+                        timestampInMilliseconds: outcome.timestampInMilliseconds, error: nil)
                 case .failure(let error):
-                    delegate.imageClassifier(classifier, didFinishClassification: nil,
-                                             timestampInMilliseconds: outcome.timestampInMilliseconds, error: error)
+                    delegate.imageClassifier(
+                        classifier, didFinishClassification: nil,
+                        timestampInMilliseconds: outcome.timestampInMilliseconds, error: error)
                 }
             },
             finished: { stream?.finish() })

@@ -22,10 +22,13 @@ extension ImageClassifier {
     ///   - regionOfInterest: normalized [0, 1], top-left origin, stored-pixel coordinates;
     ///     `CGRect.zero` for the whole frame.
     /// - Throws: as `classify(videoFrame:timestampInMilliseconds:)`, and invalidArgument for a bad region.
-    public func classify(videoFrame: MPImage, timestampInMilliseconds: Int,
-                         regionOfInterest: CGRect) throws -> ImageClassifierResult {
+    public func classify(
+        videoFrame: MPImage, timestampInMilliseconds: Int,
+        regionOfInterest: CGRect
+    ) throws -> ImageClassifierResult {
         try requireMode(.video)
-        return try core.classifyVideoFrame(videoFrame, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest),
-                                           timestamp: timestampInMilliseconds)
+        return try core.classifyVideoFrame(
+            videoFrame, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest),
+            timestamp: timestampInMilliseconds)
     }
 }

@@ -44,8 +44,10 @@ public final class ImageClassifier: Sendable {
         }
 
         /// Classifies a video frame after checking that its timestamp increases.
-        func classifyVideoFrame(_ image: MPImage, regionOfInterest: RegionOfInterest,
-                                timestamp: Int) throws(TasksError) -> ImageClassifierResult {
+        func classifyVideoFrame(
+            _ image: MPImage, regionOfInterest: RegionOfInterest,
+            timestamp: Int
+        ) throws(TasksError) -> ImageClassifierResult {
             try state.withLock { state throws(TasksError) in
                 try state.videoTimestamps.accept(timestamp)
                 return try Core.classify(image, regionOfInterest, timestamp, state.engine)
@@ -53,12 +55,16 @@ public final class ImageClassifier: Sendable {
         }
 
         /// Classifies a live-stream frame (its timestamp was checked when it was queued).
-        func classify(_ image: MPImage, regionOfInterest: RegionOfInterest, timestamp: Int) throws(TasksError) -> ImageClassifierResult {
+        func classify(
+            _ image: MPImage, regionOfInterest: RegionOfInterest, timestamp: Int
+        ) throws(TasksError) -> ImageClassifierResult {
             try state.withLock { state throws(TasksError) in try Core.classify(image, regionOfInterest, timestamp, state.engine) }
         }
 
-        private static func classify(_ image: MPImage, _ regionOfInterest: RegionOfInterest, _ timestamp: Int,
-                                     _ engine: borrowing ClassifierEngine) throws(TasksError) -> ImageClassifierResult {
+        private static func classify(
+            _ image: MPImage, _ regionOfInterest: RegionOfInterest, _ timestamp: Int,
+            _ engine: borrowing ClassifierEngine
+        ) throws(TasksError) -> ImageClassifierResult {
             let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: regionOfInterest)
             return ImageClassifierResult(
                 classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
@@ -96,12 +102,14 @@ public final class ImageClassifier: Sendable {
     init(options: ImageClassifierOptions, stream: AsyncStream<LiveStreamResult>.Continuation?) throws {
         let base = options.baseOptions
         guard base.delegate == .CPU else {
-            throw TasksError.invalidArgument("The GPU delegate is not available on Linux; use Delegate.CPU.",
-                                             subject: .option("delegate"))
+            throw TasksError.invalidArgument(
+                "The GPU delegate is not available on Linux; use Delegate.CPU.",
+                subject: .option("delegate"))
         }
         guard !options.scoreThreshold.isNaN else {
-            throw TasksError.invalidArgument("Invalid `score_threshold` option: value must be a number, got NaN.",
-                                             subject: .option("scoreThreshold"))
+            throw TasksError.invalidArgument(
+                "Invalid `score_threshold` option: value must be a number, got NaN.",
+                subject: .option("scoreThreshold"))
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
@@ -115,8 +123,9 @@ public final class ImageClassifier: Sendable {
             liveStream = nil
             return
         }
-        let (runner, owner) = Self.makeLiveStreamRunner(core: core, delegate: options.imageClassifierLiveStreamDelegate,
-                                                        stream: stream)
+        let (runner, owner) = Self.makeLiveStreamRunner(
+            core: core, delegate: options.imageClassifierLiveStreamDelegate,
+            stream: stream)
         liveStream = runner
         owner.classifier = self
     }
@@ -147,13 +156,15 @@ public final class ImageClassifier: Sendable {
     /// MediaPipe iOS's check that a method fits the running mode.
     func requireMode(_ mode: RunningMode) throws(TasksError) {
         guard runningMode == mode else {
-            let name = switch mode {
-            case .image: "image"
-            case .video: "video"
-            case .liveStream: "live stream"
-            }
-            throw .invalidArgument("The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)",
-                                   subject: .option("runningMode"))
+            let name =
+                switch mode {
+                case .image: "image"
+                case .video: "video"
+                case .liveStream: "live stream"
+                }
+            throw .invalidArgument(
+                "The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)",
+                subject: .option("runningMode"))
         }
     }
 
@@ -161,13 +172,15 @@ public final class ImageClassifier: Sendable {
     static func checkDelegate(_ options: ImageClassifierOptions, streaming: Bool) throws(TasksError) {
         let hasReceiver = options.imageClassifierLiveStreamDelegate != nil || streaming
         if options.runningMode == .liveStream, !hasReceiver {
-            throw .invalidArgument("The vision task is in live stream mode. An object must be set as the "
-                + "delegate of the task in its options to ensure asynchronous delivery of results.",
+            throw .invalidArgument(
+                "The vision task is in live stream mode. An object must be set as the "
+                    + "delegate of the task in its options to ensure asynchronous delivery of results.",
                 subject: .option("imageClassifierLiveStreamDelegate"))
         }
         if options.runningMode != .liveStream, options.imageClassifierLiveStreamDelegate != nil {
-            throw .invalidArgument("The vision task is in image or video mode. The delegate must not be set in the task's options.",
-                                   subject: .option("imageClassifierLiveStreamDelegate"))
+            throw .invalidArgument(
+                "The vision task is in image or video mode. The delegate must not be set in the task's options.",
+                subject: .option("imageClassifierLiveStreamDelegate"))
         }
     }
 }

@@ -12,14 +12,17 @@ public protocol ImageClassifierLiveStreamDelegate: AnyObject {
     ///   - timestampInMilliseconds: the frame's timestamp (MediaPipe iOS passes `Int.min` on
     ///     errors; this port passes the frame's timestamp in both cases).
     ///   - error: the failure, or nil.
-    func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-                         timestampInMilliseconds: Int, error: (any Error)?)
+    func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: (any Error)?)
 }
 
 extension ImageClassifierLiveStreamDelegate {
     /// The method is optional in MediaPipe iOS; by default nothing happens.
-    public func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-                                timestampInMilliseconds: Int, error: (any Error)?) {}
+    public func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {}
 }
 
 /// One live-stream outcome, as the `AsyncStream` of `ImageClassifier.liveStream(options:)` delivers it.

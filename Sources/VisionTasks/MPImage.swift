@@ -116,11 +116,14 @@ public struct MPImage: Sendable {
     ///   over `maximumSideLength` or `maximumPixelCount`, a stride is too small for a plane
     ///   (naming the plane), `pixels` is too short, or (without `bytesPerRow`) longer than
     ///   the packed pixels (naming both sizes).
-    public init(pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
-                colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
-                orientation: ImageOrientation = .up) throws {
-        self.pixels = try PixelImage(copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow,
-                                     format: format, colorRange: colorRange, colorMatrix: colorMatrix)
+    public init(
+        pixels: Data, width: Int, height: Int, bytesPerRow: Int? = nil, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
+        orientation: ImageOrientation = .up
+    ) throws {
+        self.pixels = try PixelImage(
+            copying: pixels, width: width, height: height, bytesPerRow: bytesPerRow,
+            format: format, colorRange: colorRange, colorMatrix: colorMatrix)
         self.orientation = orientation
     }
 
@@ -159,11 +162,14 @@ public struct MPImage: Sendable {
     /// - Throws: `TasksError` invalidArgument when a size is not positive or over
     ///   `maximumSideLength` or `maximumPixelCount`, the number of planes does not match `format`, or a plane's `bytesPerRow` or byte count is too small (the
     ///   message names the plane, its expected size and the values given).
-    public init(planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
-                colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
-                orientation: ImageOrientation = .up) throws {
-        self.pixels = try PixelImage(copying: planes, width: width, height: height, format: format, colorRange: colorRange,
-                                     colorMatrix: colorMatrix)
+    public init(
+        planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
+        colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601,
+        orientation: ImageOrientation = .up
+    ) throws {
+        self.pixels = try PixelImage(
+            copying: planes, width: width, height: height, format: format, colorRange: colorRange,
+            colorMatrix: colorMatrix)
         self.orientation = orientation
     }
 

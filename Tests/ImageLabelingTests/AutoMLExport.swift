@@ -13,8 +13,10 @@ final class AutoMLExport {
     /// - Parameters:
     ///   - manifest: the manifest's JSON text (default: the standard one).
     ///   - labels: the lines of dict.txt.
-    init(manifest: String = #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,
-         labels: [String] = AutoMLExport.labels, model: String = "automl_labeler_model.tflite") throws {
+    init(
+        manifest: String = #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,
+        labels: [String] = AutoMLExport.labels, model: String = "automl_labeler_model.tflite"
+    ) throws {
         folder = try TestData.temporaryDirectory()
         try FileManager.default.copyItem(at: TestData.model(model), to: folder.appendingPathComponent("model.tflite"))
         try Data((labels.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("dict.txt"))

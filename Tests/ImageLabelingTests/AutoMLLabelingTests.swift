@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ImageLabeling
 
 /// MediaPipe's categories for one image, from `Tests/Reference/mediapipe_decoded_pixels.json`.
@@ -98,9 +99,11 @@ struct AutoMLLabelingTests {
 /// dict.txt written on Windows (CRLF), or with mixed line endings, gives the same labels.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct LabelsFileLineEndingTests {
-    @Test(arguments: ["daisy\r\ndandelion\r\nroses\r\nsunflowers\r\ntulips\r\n",
-                      "daisy\ndandelion\nroses\nsunflowers\ntulips\r\n",
-                      "daisy\r\ndandelion\nroses\rsunflowers\ntulips\n\r\n"])
+    @Test(arguments: [
+        "daisy\r\ndandelion\r\nroses\r\nsunflowers\r\ntulips\r\n",
+        "daisy\ndandelion\nroses\nsunflowers\ntulips\r\n",
+        "daisy\r\ndandelion\nroses\rsunflowers\ntulips\n\r\n",
+    ])
     func lineEndings(text: String) throws {
         let export = try AutoMLExport()
         try Data(text.utf8).write(to: export.folder.appendingPathComponent("dict.txt"))

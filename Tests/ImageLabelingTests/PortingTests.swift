@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import TestSupport
 import ImageLabeling  // ML Kit: import MLKit
+import TestSupport
+import Testing
 
 /// The Swift code of ML Kit's guide "Label images with an AutoML-trained model on iOS",
 /// changed only in the import and the image creation (no UIImage on Linux).
@@ -17,11 +17,11 @@ struct PortingTests {
         let localModel = AutoMLImageLabelerLocalModel(manifestPath: manifestPath)
         let options = AutoMLImageLabelerOptions(localModel: localModel)
         options.confidenceThreshold = NSNumber(value: 0.0)  // Evaluate your model in the Firebase console
-                                                            // to determine an appropriate value.
+        // to determine an appropriate value.
         let imageLabeler = ImageLabeler.imageLabeler(options: options)
 
         let image = try VisionImage(contentsOfFile: imagePath)  // ML Kit: VisionImage(image: uiImage)
-        image.orientation = .up                                  // ML Kit: image.imageOrientation
+        image.orientation = .up  // ML Kit: image.imageOrientation
 
         var labels: [ImageLabel]
         do {
@@ -85,7 +85,8 @@ struct PortingTests {
     }
 
     @Test func processReportsCreationErrors() async throws {
-        let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: "/nonexistent/manifest.json"))
+        let options = AutoMLImageLabelerOptions(
+            localModel: AutoMLImageLabelerLocalModel(manifestPath: "/nonexistent/manifest.json"))
         let imageLabeler = ImageLabeler.imageLabeler(options: options)
         let image = try VisionImage(contentsOf: TestData.image("burger.jpg"))
         let error: (any Error)? = await withCheckedContinuation { continuation in
@@ -131,7 +132,8 @@ struct CustomModelTests {
     /// nil threshold: the metadata's (none in this model), else 0 — so every category scoring
     /// at least 0 is kept, up to `maxResultCount` (default 10).
     @Test func defaultThresholdIsZeroWithoutMetadataThreshold() throws {
-        let labels = try labeler("mobilenet_v1_0.25_224_quant.tflite").results(in: VisionImage(contentsOf: TestData.image("burger.jpg")))
+        let labels = try labeler("mobilenet_v1_0.25_224_quant.tflite").results(
+            in: VisionImage(contentsOf: TestData.image("burger.jpg")))
         #expect(labels.count == 10)
         #expect(labels.last.map { $0.confidence >= 0 } == true)
     }

@@ -2,6 +2,7 @@ import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import Imaging
 
 /// Truncated and corrupt JPEGs: an error naming the file, never another picture (the warning
@@ -19,14 +20,16 @@ struct CorruptJPEGTests {
         }
     }
 
-    @Test("a progressive JPEG cut anywhere is an error, at every segment boundary too",
-          arguments: ["cats_and_dogs.jpg", "multi_objects.jpg"])
+    @Test(
+        "a progressive JPEG cut anywhere is an error, at every segment boundary too",
+        arguments: ["cats_and_dogs.jpg", "multi_objects.jpg"])
     func progressiveCutAnywhere(file: String) throws {
         let data = try TestData.bytes("images/\(file)")
         let firstScan = try #require(Self.segmentOffsets(data).first { data[$0 + 1] == 0xDA })
         // Every segment start after the first scan's header, the last bytes, and a spread.
-        let cuts = Set(Self.segmentOffsets(data).filter { $0 > firstScan } + [data.count - 1, data.count - 2]
-            + stride(from: firstScan + 20, to: data.count, by: data.count / 40))
+        let cuts = Set(
+            Self.segmentOffsets(data).filter { $0 > firstScan } + [data.count - 1, data.count - 2]
+                + stride(from: firstScan + 20, to: data.count, by: data.count / 40))
         for cut in cuts.sorted() {
             expectTasksError(.invalidArgumentError, containing: ["\(file) cut at \(cut): ", "Premature end of JPEG file"]) {
                 _ = try ImageDecoder.decode(data.prefix(cut), source: "\(file) cut at \(cut)")
@@ -37,8 +40,9 @@ struct CorruptJPEGTests {
     /// A baseline file runs out while libjpeg looks for the marker after the last MCU: every
     /// pixel is there. Any earlier cut loses pixels and must be an error, with or without an
     /// EOI marker appended.
-    @Test("a baseline JPEG cut anywhere is an error, unless only the EOI marker is missing",
-          arguments: ["burger.jpg", "grace_hopper.jpg"])
+    @Test(
+        "a baseline JPEG cut anywhere is an error, unless only the EOI marker is missing",
+        arguments: ["burger.jpg", "grace_hopper.jpg"])
     func baselineCutAnywhere(file: String) throws {
         let data = try TestData.bytes("images/\(file)")
         let full = try ImageDecoder.decode(data, source: file).pixels
@@ -61,8 +65,10 @@ struct CorruptJPEGTests {
     @Test("a baseline JPEG cut and closed with an EOI marker is corrupt data, not gray")
     func cutWithEOI() throws {
         let data = try TestData.bytes("images/burger.jpg")
-        expectTasksError(.invalidArgumentError,
-                         containing: ["cut700.jpg: Failed to decode image", "Corrupt JPEG data: premature end of data segment"]) {
+        expectTasksError(
+            .invalidArgumentError,
+            containing: ["cut700.jpg: Failed to decode image", "Corrupt JPEG data: premature end of data segment"]
+        ) {
             _ = try ImageDecoder.decode(data.prefix(700) + [0xFF, 0xD9], source: "cut700.jpg")
         }
     }
@@ -100,7 +106,9 @@ struct CorruptJPEGTests {
             if marker == 0xD9 { break }
             index += 2 + (Int(bytes[index + 2]) << 8 | Int(bytes[index + 3]))
             if marker == 0xDA {  // entropy data: up to a marker that is not a stuffed 0 or RSTn
-                while index + 1 < bytes.count, !(bytes[index] == 0xFF && bytes[index + 1] != 0 && !(0xD0...0xD7).contains(bytes[index + 1])) {
+                while index + 1 < bytes.count,
+                    !(bytes[index] == 0xFF && bytes[index + 1] != 0 && !(0xD0...0xD7).contains(bytes[index + 1]))
+                {
                     index += 1
                 }
             }
@@ -114,7 +122,8 @@ struct JPEGMemoryTests {
     /// The tester's 202-byte file: the first 200 bytes of a 10000x10000 progressive CMYK JPEG
     /// (Pillow 13: `Image.new("CMYK", (10000, 10000)).save(f, "JPEG", progressive=True)`), then
     /// an EOI marker. Its coefficient buffer alone would take 10000 x 10000 x 4 x 2 = 800 MB.
-    static let progressiveCMYKBomb = "/9j/7gAOQWRvYmUAZAAAAAAA/9sAQwACAQEBAQECAQEBAgICAgIEAwICAgIFBAQDBAYFBgYGBQYGBgcJCAYHCQcGBggLCAkKCgoKCgYICwwLCgwJCgoK/8IAFAgnECcQBEMRAE0RAFkRAEsRAP/EABYAAQEBAAAAAAAAAAAAAAAAAAAIBv/aAA4EQwBNAFkASwAAAAGkMPMd/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/2Q=="
+    static let progressiveCMYKBomb =
+        "/9j/7gAOQWRvYmUAZAAAAAAA/9sAQwACAQEBAQECAQEBAgICAgIEAwICAgIFBAQDBAYFBgYGBQYGBgcJCAYHCQcGBggLCAkKCgoKCgYICwwLCgwJCgoK/8IAFAgnECcQBEMRAE0RAFkRAEsRAP/EABYAAQEBAAAAAAAAAAAAAAAAAAAIBv/aAA4EQwBNAFkASwAAAAGkMPMd/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/2Q=="
 
     @Test("a progressive JPEG needing more than the memory limit is resourceExhausted, naming file and size")
     func progressiveBomb() throws {

@@ -3,6 +3,7 @@ import Glibc
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import Imaging
 
 /// Reading image files: what is refused before reading, and how each failure is reported.
@@ -18,14 +19,19 @@ struct ImageFileTests {
         #expect(FileManager.default.createFile(atPath: url.path, contents: Data([0xFF, 0xD8, 0xFF])))
         let size = ImageDecoder.maxFileSize + 1
         #expect(truncate(url.path, off_t(size)) == 0)
-        expectTasksError(.invalidArgumentError, containing: ["\(url.path): The image file is too large", "\(size) bytes", "268435456 bytes (256 MiB)"]) {
+        expectTasksError(
+            .invalidArgumentError,
+            containing: ["\(url.path): The image file is too large", "\(size) bytes", "268435456 bytes (256 MiB)"]
+        ) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
     }
 
-    @Test("devices are refused without being read", arguments: [
-        ("/dev/zero", "a character device"), ("/dev/urandom", "a character device"), ("/dev/null", "a character device"),
-    ])
+    @Test(
+        "devices are refused without being read",
+        arguments: [
+            ("/dev/zero", "a character device"), ("/dev/urandom", "a character device"), ("/dev/null", "a character device"),
+        ])
     func devices(path: String, kind: String) {
         expectTasksError(.invalidArgumentError, containing: ["\(path): Expected a regular image file, but this is", kind]) {
             _ = try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
@@ -62,14 +68,19 @@ struct ImageFileTests {
     @Test("a URL that is not a file URL is refused, naming it")
     func nonFileURL() throws {
         let url = try #require(URL(string: "http://example.com/images/burger.jpg"))
-        expectTasksError(.invalidArgumentError, containing: ["http://example.com/images/burger.jpg: Failed to read image: only file URLs are supported"]) {
+        expectTasksError(
+            .invalidArgumentError,
+            containing: ["http://example.com/images/burger.jpg: Failed to read image: only file URLs are supported"]
+        ) {
             _ = try ImageDecoder.decode(contentsOf: url)
         }
     }
 
-    @Test("a missing file, or one under a missing folder or under a file, is notFound", arguments: [
-        "/nonexistent/picture.jpg", "/dev/null/picture.jpg",
-    ])
+    @Test(
+        "a missing file, or one under a missing folder or under a file, is notFound",
+        arguments: [
+            "/nonexistent/picture.jpg", "/dev/null/picture.jpg",
+        ])
     func missing(path: String) {
         expectTasksError(.notFoundError, containing: ["\(path): The image file was not found"]) {
             _ = try ImageDecoder.decode(contentsOf: URL(fileURLWithPath: path))
@@ -96,14 +107,16 @@ struct ImageFileTests {
         }
     }
 
-    @Test("system errors map to one code each, naming the path", arguments: [
-        (ENOENT, TasksErrorCode.notFoundError, "/x.jpg: The image file was not found"),
-        (ENOTDIR, .notFoundError, "/x.jpg: The image file was not found"),
-        (EACCES, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
-        (EPERM, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
-        (ELOOP, .invalidArgumentError, "/x.jpg: Failed to read the image file: Too many levels of symbolic links"),
-        (EIO, .invalidArgumentError, "/x.jpg: Failed to read the image file: Input/output error (errno 5)"),
-    ])
+    @Test(
+        "system errors map to one code each, naming the path",
+        arguments: [
+            (ENOENT, TasksErrorCode.notFoundError, "/x.jpg: The image file was not found"),
+            (ENOTDIR, .notFoundError, "/x.jpg: The image file was not found"),
+            (EACCES, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
+            (EPERM, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
+            (ELOOP, .invalidArgumentError, "/x.jpg: Failed to read the image file: Too many levels of symbolic links"),
+            (EIO, .invalidArgumentError, "/x.jpg: Failed to read the image file: Input/output error (errno 5)"),
+        ])
     func errnoMapping(code: Int32, expected: TasksErrorCode, message: String) {
         let error = FileReader.error(errno: code, path: FileSystemPath("/x.jpg"), kind: .image)
         #expect(error.code == expected)

@@ -2,6 +2,7 @@ import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import Imaging
 
 @Suite("PixelImage")
@@ -14,24 +15,28 @@ struct PixelImageTests {
         #expect(PixelFormat.gray8.bytesPerPixel == 1)
     }
 
-    @Test("invalid geometry is rejected with the values", arguments: [
-        (0, 5, 12, 100, PixelFormat.rgb8, ["0x5"]),
-        (4, 0, 12, 100, PixelFormat.rgb8, ["4x0"]),
-        (-3, 5, 12, 100, PixelFormat.rgb8, ["-3x5"]),
-        (4, 5, 11, 100, PixelFormat.rgb8, ["bytesPerRow 11", "width 4"]),
-        (4, 5, 15, 70, PixelFormat.bgra8, ["bytesPerRow 15", "4 bytes per pixel"]),
-        (4, 5, 12, 59, PixelFormat.rgb8, ["59 bytes", "needs 60"]),
-        (333, 2, 1024, 1024 + 998, PixelFormat.rgb8, ["2022 bytes", "needs 2023"]),
-        (4, 3, Int.max / 2, 10, PixelFormat.gray8, ["needs more than Int.max"]),
-        (Int.max / 2, 3, Int.max / 2, 10, PixelFormat.gray8, ["\(Int.max / 2)x3", "limited to 67108864 pixels"]),
-    ])
+    @Test(
+        "invalid geometry is rejected with the values",
+        arguments: [
+            (0, 5, 12, 100, PixelFormat.rgb8, ["0x5"]),
+            (4, 0, 12, 100, PixelFormat.rgb8, ["4x0"]),
+            (-3, 5, 12, 100, PixelFormat.rgb8, ["-3x5"]),
+            (4, 5, 11, 100, PixelFormat.rgb8, ["bytesPerRow 11", "width 4"]),
+            (4, 5, 15, 70, PixelFormat.bgra8, ["bytesPerRow 15", "4 bytes per pixel"]),
+            (4, 5, 12, 59, PixelFormat.rgb8, ["59 bytes", "needs 60"]),
+            (333, 2, 1024, 1024 + 998, PixelFormat.rgb8, ["2022 bytes", "needs 2023"]),
+            (4, 3, Int.max / 2, 10, PixelFormat.gray8, ["needs more than Int.max"]),
+            (Int.max / 2, 3, Int.max / 2, 10, PixelFormat.gray8, ["\(Int.max / 2)x3", "limited to 67108864 pixels"]),
+        ])
     func invalidGeometry(width: Int, height: Int, bytesPerRow: Int, byteCount: Int, format: PixelFormat, fragments: [String]) {
         let bytes = [UInt8](repeating: 0, count: byteCount)
         expectTasksError(.invalidArgumentError, containing: fragments) {
             _ = try PixelImage(bytes: bytes, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
         }
         expectTasksError(.invalidArgumentError, containing: fragments) {
-            _ = try bytes.withUnsafeBytes { try PixelImage(copying: $0, width: width, height: height, bytesPerRow: bytesPerRow, format: format) }
+            _ = try bytes.withUnsafeBytes {
+                try PixelImage(copying: $0, width: width, height: height, bytesPerRow: bytesPerRow, format: format)
+            }
         }
         expectTasksError(.invalidArgumentError, containing: fragments) {
             _ = try PixelImage(copying: Data(bytes), width: width, height: height, bytesPerRow: bytesPerRow, format: format)

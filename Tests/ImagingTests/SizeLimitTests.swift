@@ -3,6 +3,7 @@ import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import Imaging
 
 /// The size limits raw buffers share with the decoders, and PNG's per-side limit.
@@ -27,8 +28,9 @@ struct SizeLimitTests {
     ]
 
     /// Every raw-buffer entry point refuses the size before looking at the bytes (an empty buffer).
-    @Test("raw buffers over the decoders' limits are refused, naming the size",
-          arguments: 0..<oversized.count, [PixelFormat.rgba8, .gray8, .nv12, .i420, .yuyv])
+    @Test(
+        "raw buffers over the decoders' limits are refused, naming the size",
+        arguments: 0..<oversized.count, [PixelFormat.rgba8, .gray8, .nv12, .i420, .yuyv])
     func oversizedRawBuffers(index: Int, format: PixelFormat) {
         let (width, height, fragments) = Self.oversized[index]
         expectTasksError(.invalidArgumentError, containing: fragments) {
@@ -38,8 +40,9 @@ struct SizeLimitTests {
             _ = try PixelImage(copying: Data(), width: width, height: height, bytesPerRow: nil, format: format)
         }
         expectTasksError(.invalidArgumentError, containing: fragments) {
-            _ = try PixelImage(copying: UnsafeRawBufferPointer(start: nil, count: 0), width: width, height: height,
-                               bytesPerRow: 1 << 40, format: format)
+            _ = try PixelImage(
+                copying: UnsafeRawBufferPointer(start: nil, count: 0), width: width, height: height,
+                bytesPerRow: 1 << 40, format: format)
         }
         let planes = format.planeNames.map { _ in PixelPlane(bytes: Data(), bytesPerRow: 1) }
         expectTasksError(.invalidArgumentError, containing: fragments) {
@@ -58,8 +61,10 @@ struct SizeLimitTests {
         // Tensor column u of 4 samples x = u * width / 4 (no half-pixel offset); mirrored,
         // x = width - 1 - u * width / 4; rotated by 180 degrees, column 0 samples x = width,
         // clamped to the last pixel.
-        let marks = [0: 10, width / 4: 20, width / 2: 30, 3 * width / 4: 40, width - 1: 50,
-                     width / 4 - 1: 21, width / 2 - 1: 31, 3 * width / 4 - 1: 41]
+        let marks = [
+            0: 10, width / 4: 20, width / 2: 30, 3 * width / 4: 40, width - 1: 50,
+            width / 4 - 1: 21, width / 2 - 1: 31, 3 * width / 4 - 1: 41,
+        ]
         for (x, value) in marks { bytes[x] = UInt8(value) }
         let image = try PixelImage(bytes: bytes, width: width, height: 1, bytesPerRow: nil, format: .gray8)
         let upright = try tensor(image, width: 4, height: 1)
@@ -74,13 +79,19 @@ struct SizeLimitTests {
 
     /// The tester's case: a 1x100000000 PNG (inside the pixel limit) failed with libpng's
     /// "Invalid IHDR data".
-    @Test("a PNG side over libpng's limit is refused, naming the size and the limit", arguments: [
-        (1, 100_000_000), (100_000_000, 1), (1_000_001, 1), (1, 1_000_001),
-    ] as [(UInt32, UInt32)])
+    @Test(
+        "a PNG side over libpng's limit is refused, naming the size and the limit",
+        arguments: [
+            (1, 100_000_000), (100_000_000, 1), (1_000_001, 1), (1, 1_000_001),
+        ] as [(UInt32, UInt32)])
     func pngSideLimit(width: UInt32, height: UInt32) {
-        expectTasksError(.invalidArgumentError, containing: [
-            "tall.png: The image is too large: \(width)x\(height) pixels", "PNG width and height are limited to 1000000 pixels",
-        ]) {
+        expectTasksError(
+            .invalidArgumentError,
+            containing: [
+                "tall.png: The image is too large: \(width)x\(height) pixels",
+                "PNG width and height are limited to 1000000 pixels",
+            ]
+        ) {
             _ = try ImageDecoder.decode(ImageBytes.pngHeader(width: width, height: height), source: "tall.png")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
-import TestSupport
 import TasksCommon
+import TestSupport
 import Testing
+
 @testable import Imaging
 
 /// The synthetic 7x5 pictures the lossless fixtures encode (the same formulas as
@@ -10,8 +11,10 @@ enum TestPicture {
     static let width = 7, height = 5
 
     static func rgba(_ x: Int, _ y: Int) -> [UInt8] {
-        [UInt8((x * 53 + y * 31) & 255), UInt8((x * 17 + y * 71 + 40) & 255),
-         UInt8((x * 29 ^ y * 43) & 255), UInt8(1 + (x * 61 + y * 13 + 7) % 255)]
+        [
+            UInt8((x * 53 + y * 31) & 255), UInt8((x * 17 + y * 71 + 40) & 255),
+            UInt8((x * 29 ^ y * 43) & 255), UInt8(1 + (x * 61 + y * 13 + 7) % 255),
+        ]
     }
 
     static func gray(_ x: Int, _ y: Int) -> UInt8 { UInt8((x * 37 + y * 19) & 255) }
@@ -22,8 +25,10 @@ enum TestPicture {
         [(x * 7919 + y * 104729) & 0xFFFF, (x * 3001 + y * 60013 + 999) & 0xFFFF, (x * 40503 ^ y * 2711) & 0xFFFF]
     }
 
-    static let palette: [[UInt8]] = [[255, 0, 0, 255], [0, 128, 255, 200], [12, 34, 56, 0],
-                                     [250, 250, 250, 128], [0, 0, 0, 255], [90, 180, 45, 77]]
+    static let palette: [[UInt8]] = [
+        [255, 0, 0, 255], [0, 128, 255, 200], [12, 34, 56, 0],
+        [250, 250, 250, 128], [0, 0, 0, 255], [90, 180, 45, 77],
+    ]
 
     static func paletteIndex(_ x: Int, _ y: Int) -> Int { (x + 2 * y) % 6 }
 
@@ -43,7 +48,8 @@ func fixture(_ base64: String) -> Data {
 }
 
 /// Decodes image bytes, failing the test on error.
-func decode(_ data: Data, _ source: String = "fixture", sourceLocation: SourceLocation = #_sourceLocation) throws -> DecodedImage {
+func decode(_ data: Data, _ source: String = "fixture", sourceLocation: SourceLocation = #_sourceLocation) throws -> DecodedImage
+{
     do {
         return try ImageDecoder.decode(data, source: source)
     } catch {
@@ -76,7 +82,8 @@ func converted(_ image: PixelImage, to format: PixelFormat, rowPadding: Int = 0)
             case .bgra8: bytes += [p.blue, p.green, p.red, p.alpha]
             case .rgb8: bytes += [p.red, p.green, p.blue]
             case .gray8: bytes += [p.red]
-            case .nv12, .nv21, .i420, .i444, .yuyv: preconditionFailure("converted(_:to:) makes RGB and gray images; see YUVPicture")
+            case .nv12, .nv21, .i420, .i444, .yuyv:
+                preconditionFailure("converted(_:to:) makes RGB and gray images; see YUVPicture")
             }
         }
         bytes += [UInt8](repeating: 0xAB, count: rowPadding)
@@ -95,32 +102,39 @@ func flippedHorizontally(_ image: PixelImage) throws -> PixelImage {
             for channel in 0..<bytesPerPixel { bytes[target + channel] = image.bytes[source + channel] }
         }
     }
-    return try PixelImage(bytes: bytes, width: image.width, height: image.height,
-                          bytesPerRow: image.width * bytesPerPixel, format: image.format)
+    return try PixelImage(
+        bytes: bytes, width: image.width, height: image.height,
+        bytesPerRow: image.width * bytesPerPixel, format: image.format)
 }
 
 /// The whole image as a normalized rectangle.
 let wholeImage = CGRect(x: 0, y: 0, width: 1, height: 1)
 
 /// Runs the preprocessing into a fresh byte array.
-func tensor(_ image: PixelImage, width: Int = 224, height: Int = 224, element: TensorElement = .uint8,
-            regionOfInterest: CGRect = wholeImage, rotationDegrees: Int = 0,
-            mirrored: Bool = false) throws -> [UInt8] {
+func tensor(
+    _ image: PixelImage, width: Int = 224, height: Int = 224, element: TensorElement = .uint8,
+    regionOfInterest: CGRect = wholeImage, rotationDegrees: Int = 0,
+    mirrored: Bool = false
+) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: ImagePreprocessor.tensorByteCount(width: width, height: height, element: element))
     try bytes.withUnsafeMutableBytes { buffer in
-        try ImagePreprocessor.preprocess(image, regionOfInterest: RegionOfInterest(regionOfInterest), rotationDegrees: rotationDegrees,
-                                         mirrored: mirrored, into: buffer, width: width, height: height, element: element)
+        try ImagePreprocessor.preprocess(
+            image, regionOfInterest: RegionOfInterest(regionOfInterest), rotationDegrees: rotationDegrees,
+            mirrored: mirrored, into: buffer, width: width, height: height, element: element)
     }
     return bytes
 }
 
 /// Runs the orientation-driven preprocessing into a fresh byte array.
-func tensor(_ image: PixelImage, orientation: ImageOrientation, width: Int = 224, height: Int = 224,
-            regionOfInterest: CGRect = wholeImage) throws -> [UInt8] {
+func tensor(
+    _ image: PixelImage, orientation: ImageOrientation, width: Int = 224, height: Int = 224,
+    regionOfInterest: CGRect = wholeImage
+) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: ImagePreprocessor.tensorByteCount(width: width, height: height, element: .uint8))
     try bytes.withUnsafeMutableBytes { buffer in
-        try ImagePreprocessor.preprocess(image, regionOfInterest: RegionOfInterest(regionOfInterest), orientation: orientation,
-                                         into: buffer, width: width, height: height, element: .uint8)
+        try ImagePreprocessor.preprocess(
+            image, regionOfInterest: RegionOfInterest(regionOfInterest), orientation: orientation,
+            into: buffer, width: width, height: height, element: .uint8)
     }
     return bytes
 }
@@ -141,8 +155,9 @@ enum ImageBytes {
     /// IDAT and IEND: enough for a header read, far from enough pixels.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {
         let ihdr = bigEndian32(width) + bigEndian32(height) + [8, 2, 0, 0, 0]
-        return Data(ImageContainer.pngSignature + pngChunk("IHDR", ihdr)
-            + pngChunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]) + pngChunk("IEND", []))
+        return Data(
+            ImageContainer.pngSignature + pngChunk("IHDR", ihdr)
+                + pngChunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]) + pngChunk("IEND", []))
     }
 
     /// `jpeg` with the size in its first SOF0/SOF2 segment replaced.
@@ -169,7 +184,9 @@ enum ImageBytes {
         let little: [UInt8] = [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
         let big: [UInt8] = [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01]
         for (entry, isBig) in [(little, false), (big, true)] {
-            if let start = (0...(bytes.count - entry.count - 2)).first(where: { bytes[$0..<($0 + entry.count)].elementsEqual(entry) }) {
+            if let start = (0...(bytes.count - entry.count - 2)).first(where: {
+                bytes[$0..<($0 + entry.count)].elementsEqual(entry)
+            }) {
                 bytes[start + 8] = UInt8(isBig ? value >> 8 : value & 0xFF)
                 bytes[start + 9] = UInt8(isBig ? value & 0xFF : value >> 8)
                 return Data(bytes)
@@ -180,9 +197,12 @@ enum ImageBytes {
 
     /// A TIFF block whose IFD0 holds a Software tag, then Orientation = `orientation` as a SHORT.
     static func tiff(orientation: UInt16, bigEndian: Bool) -> [UInt8] {
-        func u16(_ value: UInt16) -> [UInt8] { bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        func u16(_ value: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+        }
         func u32(_ value: UInt32) -> [UInt8] {
-            bigEndian ? u16(UInt16(value >> 16)) + u16(UInt16(value & 0xFFFF)) : u16(UInt16(value & 0xFFFF)) + u16(UInt16(value >> 16))
+            bigEndian
+                ? u16(UInt16(value >> 16)) + u16(UInt16(value & 0xFFFF)) : u16(UInt16(value & 0xFFFF)) + u16(UInt16(value >> 16))
         }
         let header: [UInt8] = (bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]) + u16(42) + u32(8)
         let software: [UInt8] = u16(0x0131) + u16(2) + u32(4) + [0x61, 0x62, 0x63, 0x00]

@@ -1,6 +1,7 @@
 import Foundation
 import TasksCommon
 import Testing
+
 @testable import Imaging
 
 /// The report's thumbnails: upright, at most 256 px a side, never enlarged, box-filtered, WebP

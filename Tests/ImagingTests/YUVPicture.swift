@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import Imaging
 
 /// A YUV picture held as unpadded plane rows, with its own plane layout and addressing (written
@@ -105,7 +106,8 @@ func referenceRGB(_ y: UInt8, _ u: UInt8, _ v: UInt8, _ range: YUVColorRange) ->
 
 /// `referenceRGB` as a tuple of `Int32`.
 func referenceChannels(_ y: UInt8, _ u: UInt8, _ v: UInt8, _ range: YUVColorRange) -> (red: Int32, green: Int32, blue: Int32) {
-    let (yOffset, cY, cVR, cUG, cVG, cUB): (Int32, Int32, Int32, Int32, Int32, Int32) = range == .video
+    let (yOffset, cY, cVR, cUG, cVG, cUB): (Int32, Int32, Int32, Int32, Int32, Int32) =
+        range == .video
         ? (16, 9539, 13075, -3209, -6660, 16525) : (0, 8192, 11485, -2819, -5850, 14516)
     let luma = (Int32(y) - yOffset) * cY + 4096, u = Int32(u) - 128, v = Int32(v) - 128
     func saturated(_ sum: Int32) -> Int32 { min(max(sum >> 13, 0), 255) }

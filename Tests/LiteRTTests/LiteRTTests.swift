@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TasksCommon
 import TestSupport
+import Testing
+
 @testable import LiteRT
 
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))

@@ -1,8 +1,8 @@
 import Foundation
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
-import TFLiteMetadata
 
 /// Zips built by hand (`ZipWriter`), appended to built models as the metadata writer does.
 @Suite struct AssociatedFilesTests {
@@ -13,16 +13,20 @@ import TFLiteMetadata
     }
 
     @Test func storedFiles() throws {
-        let model = try TFLiteModelFile(bytes: Self.modelBytes([
-            .init(name: "labels.txt", data: Array("a\nb\n".utf8)),
-            .init(name: "empty.txt", data: []),
-            .init(name: "dir/ü.txt", data: [0, 1, 2]),
-        ]))
+        let model = try TFLiteModelFile(
+            bytes: Self.modelBytes([
+                .init(name: "labels.txt", data: Array("a\nb\n".utf8)),
+                .init(name: "empty.txt", data: []),
+                .init(name: "dir/ü.txt", data: [0, 1, 2]),
+            ]))
         #expect(model.associatedFiles.names == ["labels.txt", "empty.txt", "dir/ü.txt"])
         #expect(try model.associatedFiles.contents(of: "labels.txt") == Data("a\nb\n".utf8))
         #expect(try model.associatedFiles.contents(of: "empty.txt") == Data())
         #expect(try model.associatedFiles.contents(of: "dir/ü.txt") == Data([0, 1, 2]))
-        expectTasksError(.notFoundError, message: "No associated file with name: other.txt (the model's zip holds: labels.txt, empty.txt, dir/ü.txt)") {
+        expectTasksError(
+            .notFoundError,
+            message: "No associated file with name: other.txt (the model's zip holds: labels.txt, empty.txt, dir/ü.txt)"
+        ) {
             _ = try model.associatedFiles.contents(of: "other.txt")
         }
     }
@@ -30,7 +34,9 @@ import TFLiteMetadata
     @Test func emptyZip() throws {
         let files = AssociatedFiles(modelBytes: Self.modelBytes([]))
         #expect(files.hasArchive)
-        expectTasksError(.notFoundError, message: "No associated file with name: a (the model's zip is empty)") { _ = try files.contents(of: "a") }
+        expectTasksError(.notFoundError, message: "No associated file with name: a (the model's zip is empty)") {
+            _ = try files.contents(of: "a")
+        }
     }
 
     @Test func compressedEntry() {
@@ -49,10 +55,13 @@ import TFLiteMetadata
 
     @Test func compressedEntryInModelWithoutMetadataIsReportedOnAccess() throws {
         let prefix = TestModels.model(storage: .none)
-        let bytes = Data(prefix + ZipWriter.archive([.init(name: "x", data: [1, 2, 3], method: .deflated)], prefixLength: prefix.count))
+        let bytes = Data(
+            prefix + ZipWriter.archive([.init(name: "x", data: [1, 2, 3], method: .deflated)], prefixLength: prefix.count))
         let model = try TFLiteModelFile(bytes: bytes)
         #expect(model.metadata == nil)
-        expectTasksError(.unknownError, message: "Expected uncompressed zip archive.", prefix: true) { _ = try model.associatedFiles.contents(of: "x") }
+        expectTasksError(.unknownError, message: "Expected uncompressed zip archive.", prefix: true) {
+            _ = try model.associatedFiles.contents(of: "x")
+        }
     }
 
     /// The central directory is intact but claims more data than the entry has.
@@ -89,7 +98,12 @@ import TFLiteMetadata
             #expect(try model.associatedFiles.contents(of: "labels.txt") == Data("abc".utf8))
         } else {
             #expect(!model.associatedFiles.hasArchive)
-            expectTasksError(.notFoundError, message: "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt; libzip: ", prefix: true) {
+            expectTasksError(
+                .notFoundError,
+                message:
+                    "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt; libzip: ",
+                prefix: true
+            ) {
                 _ = try model.associatedFiles.contents(of: "labels.txt")
             }
         }

@@ -1,21 +1,23 @@
 import Foundation
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
-import TFLiteMetadata
 
 /// Malformed inputs must throw a `TasksError`, never trap or hang.
 @Suite struct MalformedModelTests {
-    @Test("tiny or garbage buffers", arguments: [
-        ("empty", [UInt8]()),
-        ("3 bytes", [0x1C, 0x00, 0x00]),
-        ("7 bytes", [0x08, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C]),
-        ("root offset past the end", [0xFF, 0xFF, 0xFF, 0x7F, 0x54, 0x46, 0x4C, 0x33]),
-        ("root offset 0", [0x00, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C, 0x33]),
-        ("vtable before the buffer", [0x08, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0, 0]),
-        ("vtable of odd size", [0x08, 0, 0, 0, 0x05, 0x00, 0x04, 0x00, 0x04, 0, 0, 0]),
-        ("all 0xFF", [UInt8](repeating: 0xFF, count: 64)),
-    ])
+    @Test(
+        "tiny or garbage buffers",
+        arguments: [
+            ("empty", [UInt8]()),
+            ("3 bytes", [0x1C, 0x00, 0x00]),
+            ("7 bytes", [0x08, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C]),
+            ("root offset past the end", [0xFF, 0xFF, 0xFF, 0x7F, 0x54, 0x46, 0x4C, 0x33]),
+            ("root offset 0", [0x00, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C, 0x33]),
+            ("vtable before the buffer", [0x08, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0, 0]),
+            ("vtable of odd size", [0x08, 0, 0, 0, 0x05, 0x00, 0x04, 0x00, 0x04, 0, 0, 0]),
+            ("all 0xFF", [UInt8](repeating: 0xFF, count: 64)),
+        ])
     func invalidModel(name: String, bytes: [UInt8]) {
         expectTasksError(.invalidArgumentError, message: "The model is not a valid TFLite model: ", prefix: true) {
             _ = try TFLiteModelFile(bytes: Data(bytes))
@@ -34,19 +36,24 @@ import TFLiteMetadata
         #expect(threw == 250)
     }
 
-    @Test("metadata: tiny or garbage buffers", arguments: [
-        ("empty", [UInt8]()),
-        ("3 bytes", [0x4D, 0x30, 0x30]),
-        ("identifier only", [0x00, 0x00, 0x00, 0x00, 0x4D, 0x30, 0x30, 0x31]),
-        ("root past the end", [0x10, 0x00, 0x00, 0x00, 0x4D, 0x30, 0x30, 0x31]),
-    ])
+    @Test(
+        "metadata: tiny or garbage buffers",
+        arguments: [
+            ("empty", [UInt8]()),
+            ("3 bytes", [0x4D, 0x30, 0x30]),
+            ("identifier only", [0x00, 0x00, 0x00, 0x00, 0x4D, 0x30, 0x30, 0x31]),
+            ("root past the end", [0x10, 0x00, 0x00, 0x00, 0x4D, 0x30, 0x30, 0x31]),
+        ])
     func invalidMetadata(name: String, bytes: [UInt8]) {
         let error = #expect(throws: TasksError.self) { _ = try ModelMetadata(bytes: Data(bytes)) }
         #expect(error?.code == .invalidArgumentError)
     }
 
     @Test func shortMetadataNamesItsLength() {
-        expectTasksError(.invalidArgumentError, message: "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)") {
+        expectTasksError(
+            .invalidArgumentError,
+            message: "Invalid metadata schema version: expected M001, got M0 (the metadata buffer has only 6 bytes)"
+        ) {
             _ = try ModelMetadata(bytes: Data([0, 0, 0, 0, 0x4D, 0x30]))
         }
     }
@@ -66,20 +73,25 @@ struct DamagedModelTests {
         #expect(bytes.count == 508_786)
         let metadata = try #require(MetadataLocation.find(in: bytes))
         for length in [0, 1, 3, 4, 7, 8, 28, 100, 1000, metadata.start + metadata.count / 2, bytes.count / 2] {
-            let error = #expect(throws: TasksError.self, "length \(length)") { _ = try TFLiteModelFile(bytes: bytes.prefix(length)) }
+            let error = #expect(throws: TasksError.self, "length \(length)") {
+                _ = try TFLiteModelFile(bytes: bytes.prefix(length))
+            }
             #expect(error?.code == .invalidArgumentError)
             #expect(error?.message.hasPrefix("The model is not a valid TFLite model: ") == true, "\(error?.message ?? "")")
         }
         // Cutting the zip leaves a valid model whose files are missing. Cutting the FlatBuffer's
         // last byte does too: it belongs to a table this reader does not read (an operator
         // code); the engine verifies the whole FlatBuffer when it loads the model.
-        for length in [Self.zipStart - 1, Self.zipStart, Self.zipStart + 10, Self.zipStart + 5000, bytes.count - 22, bytes.count - 1] {
+        for length in [
+            Self.zipStart - 1, Self.zipStart, Self.zipStart + 10, Self.zipStart + 5000, bytes.count - 22, bytes.count - 1,
+        ] {
             let model = try TFLiteModelFile(bytes: bytes.prefix(length))
             #expect(model.metadata != nil)
             #expect(model.associatedFiles.names.isEmpty)
             expectTasksError(
                 .notFoundError,
-                message: "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
+                message:
+                    "No associated file with name: labels.txt (the model has no zip of associated files, or it is truncated or corrupt",
                 prefix: true
             ) { _ = try model.associatedFiles.contents(of: "labels.txt") }
         }
@@ -108,7 +120,9 @@ struct DamagedModelTests {
         var generator = SplitMix64(seed: 7)
         var positions = Array(0..<1000)
         positions += (0..<1000).map { _ in Int.random(in: 1000..<4096, using: &generator) }
-        positions += (0..<1000).map { _ in Int.random(in: (metadata.start - 16)..<(metadata.start + metadata.count), using: &generator) }
+        positions += (0..<1000).map { _ in
+            Int.random(in: (metadata.start - 16)..<(metadata.start + metadata.count), using: &generator)
+        }
         var outcomes = (parsed: 0, threw: 0)
         for position in positions {
             var bytes = original

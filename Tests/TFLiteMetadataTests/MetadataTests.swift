@@ -1,47 +1,56 @@
 import Foundation
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
-import TFLiteMetadata
-import TestSupport
 
 /// Metadata and model buffers built by `FlatBufferBuilder`, for the cases the shared models
 /// do not cover. Expected messages are MediaPipe's texts (`metadata_extractor.cc`).
 @Suite struct MetadataTests {
     @Test func builtMetadataRoundTrips() throws {
         let bytes = TestModels.metadata(
-            inputs: [TestModels.tensor(
-                name: "image", imageColorSpace: 2,
-                processUnits: [TestModels.processUnit(type: 1, options: [0: .floats([1, 2, 3]), 1: .floats([4, 5, 6])])])],
-            outputs: [TestModels.tensor(
-                name: "scores",
-                processUnits: [
-                    TestModels.processUnit(type: 3, options: [0: .float(0.25)]),
-                    TestModels.processUnit(type: 2, options: [0: .uint8(1)]),
-                    TestModels.processUnit(type: 4, options: [:]),  // a tokenizer unit: ignored
-                ],
-                files: [
-                    TestModels.associatedFile("a.txt", type: 2, locale: "fr"),
-                    TestModels.associatedFile("index.bin", type: 6),
-                    .table([2: .uint8(2)]),  // no name: skipped
-                    TestModels.associatedFile("cal.txt", type: 4),
-                ])])
+            inputs: [
+                TestModels.tensor(
+                    name: "image", imageColorSpace: 2,
+                    processUnits: [TestModels.processUnit(type: 1, options: [0: .floats([1, 2, 3]), 1: .floats([4, 5, 6])])])
+            ],
+            outputs: [
+                TestModels.tensor(
+                    name: "scores",
+                    processUnits: [
+                        TestModels.processUnit(type: 3, options: [0: .float(0.25)]),
+                        TestModels.processUnit(type: 2, options: [0: .uint8(1)]),
+                        TestModels.processUnit(type: 4, options: [:]),  // a tokenizer unit: ignored
+                    ],
+                    files: [
+                        TestModels.associatedFile("a.txt", type: 2, locale: "fr"),
+                        TestModels.associatedFile("index.bin", type: 6),
+                        .table([2: .uint8(2)]),  // no name: skipped
+                        TestModels.associatedFile("cal.txt", type: 4),
+                    ])
+            ])
         let metadata = try ModelMetadata(bytes: Data(bytes))
         #expect(metadata.name == "test")
         #expect(metadata.minParserVersion == "1.0.0")
         let subgraph = try #require(metadata.subgraphs.first)
-        #expect(subgraph.inputTensors == [TensorMetadata(
-            name: "image", imageProperties: ImageProperties(colorSpace: .grayscale),
-            normalization: NormalizationOptions(mean: [1, 2, 3], std: [4, 5, 6]))])
-        #expect(subgraph.outputTensors == [TensorMetadata(
-            name: "scores",
-            scoreCalibration: ScoreCalibrationOptions(transformation: .log, defaultScore: 0),
-            scoreThresholding: ScoreThresholdingOptions(globalScoreThreshold: 0.25),
-            associatedFiles: [
-                AssociatedFileInfo(name: "a.txt", type: .tensorAxisLabels, locale: "fr"),
-                AssociatedFileInfo(name: "index.bin", type: .other(6)),
-                AssociatedFileInfo(name: "cal.txt", type: .tensorAxisScoreCalibration),
-            ])])
+        #expect(
+            subgraph.inputTensors == [
+                TensorMetadata(
+                    name: "image", imageProperties: ImageProperties(colorSpace: .grayscale),
+                    normalization: NormalizationOptions(mean: [1, 2, 3], std: [4, 5, 6]))
+            ])
+        #expect(
+            subgraph.outputTensors == [
+                TensorMetadata(
+                    name: "scores",
+                    scoreCalibration: ScoreCalibrationOptions(transformation: .log, defaultScore: 0),
+                    scoreThresholding: ScoreThresholdingOptions(globalScoreThreshold: 0.25),
+                    associatedFiles: [
+                        AssociatedFileInfo(name: "a.txt", type: .tensorAxisLabels, locale: "fr"),
+                        AssociatedFileInfo(name: "index.bin", type: .other(6)),
+                        AssociatedFileInfo(name: "cal.txt", type: .tensorAxisScoreCalibration),
+                    ])
+            ])
         #expect(subgraph.outputTensors[0].associatedFiles(ofType: .other(6)).map(\.name) == ["index.bin"])
     }
 
@@ -54,11 +63,13 @@ import TestSupport
         #expect(ImageProperties.ColorSpace(rawValue: 1) == .rgb)
     }
 
-    @Test("schema identifier", arguments: [
-        ("M002", "Invalid metadata schema version: expected M001, got M002"),
-        ("TFL3", "Invalid metadata schema version: expected M001, got TFL3"),
-        ("", "Invalid metadata schema version: expected M001, got \\x00\\x00\\x00\\x00"),
-    ])
+    @Test(
+        "schema identifier",
+        arguments: [
+            ("M002", "Invalid metadata schema version: expected M001, got M002"),
+            ("TFL3", "Invalid metadata schema version: expected M001, got TFL3"),
+            ("", "Invalid metadata schema version: expected M001, got \\x00\\x00\\x00\\x00"),
+        ])
     func wrongIdentifier(identifier: String, message: String) {
         let bytes = TestModels.metadata(identifier: identifier)
         expectTasksError(.invalidArgumentError, message: message) { _ = try ModelMetadata(bytes: Data(bytes)) }
@@ -74,20 +85,25 @@ import TestSupport
     func parserVersionRefused(version: String) {
         expectTasksError(
             .invalidArgumentError,
-            message: "Metadata schema version 1.5.0 is smaller than the minimum version \(version) to parse the metadata flatbuffer."
+            message:
+                "Metadata schema version 1.5.0 is smaller than the minimum version \(version) to parse the metadata flatbuffer."
         ) { _ = try ModelMetadata(bytes: Data(TestModels.metadata(minParserVersion: version))) }
     }
 
     @Test("min_parser_version not a version", arguments: ["one.two", "1.x.0", "99999999999.0"])
     func parserVersionInvalid(version: String) {
-        expectTasksError(.invalidArgumentError, message: "Invalid min_parser_version '\(version)' in the model metadata", prefix: true) {
+        expectTasksError(
+            .invalidArgumentError, message: "Invalid min_parser_version '\(version)' in the model metadata", prefix: true
+        ) {
             _ = try ModelMetadata(bytes: Data(TestModels.metadata(minParserVersion: version)))
         }
     }
 
-    @Test("duplicate process units", arguments: [
-        (UInt8(1), "NormalizationOptions"), (UInt8(2), "ScoreCalibrationOptions"), (UInt8(3), "ScoreThresholdingOptions"),
-    ])
+    @Test(
+        "duplicate process units",
+        arguments: [
+            (UInt8(1), "NormalizationOptions"), (UInt8(2), "ScoreCalibrationOptions"), (UInt8(3), "ScoreThresholdingOptions"),
+        ])
     func duplicateProcessUnits(type: UInt8, name: String) {
         let unit = TestModels.processUnit(type: type, options: [:])
         let bytes = TestModels.metadata(inputs: [], outputs: [TestModels.tensor(name: "out", processUnits: [unit, unit])])
@@ -105,16 +121,20 @@ import TestSupport
     @Test func unknownScoreTransformation() {
         let unit = TestModels.processUnit(type: 2, options: [0: .uint8(7), 1: .float(0.5)])
         let bytes = TestModels.metadata(inputs: [], outputs: [TestModels.tensor(name: "out", processUnits: [unit])])
-        expectTasksError(.invalidArgumentError, message: "Unsupported score_transformation 7 in ScoreCalibrationOptions", prefix: true) {
+        expectTasksError(
+            .invalidArgumentError, message: "Unsupported score_transformation 7 in ScoreCalibrationOptions", prefix: true
+        ) {
             _ = try ModelMetadata(bytes: Data(bytes))
         }
     }
 
     @Test func processUnitWithoutOptions() {
-        let bytes = TestModels.metadata(inputs: [TestModels.tensor(name: "in", processUnits: [.table([0: .uint8(1)])])], outputs: [])
+        let bytes = TestModels.metadata(
+            inputs: [TestModels.tensor(name: "in", processUnits: [.table([0: .uint8(1)])])], outputs: [])
         expectTasksError(
             .invalidArgumentError,
-            message: "The model metadata is not a valid FlatBuffer buffer: ModelMetadata.subgraph_metadata[0].input_tensor_metadata[0].process_units[0]: options_type is NormalizationOptions but options is missing"
+            message:
+                "The model metadata is not a valid FlatBuffer buffer: ModelMetadata.subgraph_metadata[0].input_tensor_metadata[0].process_units[0]: options_type is NormalizationOptions but options is missing"
         ) { _ = try ModelMetadata(bytes: Data(bytes)) }
     }
 
@@ -148,7 +168,10 @@ import TestSupport
         #expect(model.metadata?.name == "external")
         // Cut the external bytes: the buffer's offset/size now point past the end.
         let cut = Data(bytes.dropLast(1))
-        expectTasksError(.invalidArgumentError, message: "The model is not a valid TFLite model: Model.buffers[1]: external buffer at offset", prefix: true) {
+        expectTasksError(
+            .invalidArgumentError, message: "The model is not a valid TFLite model: Model.buffers[1]: external buffer at offset",
+            prefix: true
+        ) {
             _ = try TFLiteModelFile(bytes: cut)
         }
     }
@@ -173,7 +196,10 @@ import TestSupport
 
     @Test func metadataErrorsPassThroughTheModel() {
         let bytes = TestModels.model(storage: .inline(TestModels.metadata(minParserVersion: "9.0.0")))
-        expectTasksError(.invalidArgumentError, message: "Metadata schema version 1.5.0 is smaller than the minimum version 9.0.0 to parse the metadata flatbuffer.") {
+        expectTasksError(
+            .invalidArgumentError,
+            message: "Metadata schema version 1.5.0 is smaller than the minimum version 9.0.0 to parse the metadata flatbuffer."
+        ) {
             _ = try TFLiteModelFile(bytes: Data(bytes))
         }
     }

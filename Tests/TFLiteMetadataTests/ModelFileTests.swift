@@ -1,8 +1,8 @@
 import Foundation
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
-import TFLiteMetadata
 
 /// What the shared models hold. Values were read with the reference implementation,
 /// tflite-support 0.4.4 (`tflite_support.metadata.MetadataDisplayer.get_metadata_json()`
@@ -137,7 +137,9 @@ struct ModelFileTests {
         #expect(!model.associatedFiles.hasArchive)
         let error = #expect(throws: TasksError.self) { try model.associatedFiles.contents(of: "labels.txt") }
         #expect(error?.code == .notFoundError)
-        #expect(error?.message.hasPrefix("No associated file with name: labels.txt (the model has no zip of associated files") == true)
+        #expect(
+            error?.message.hasPrefix("No associated file with name: labels.txt (the model has no zip of associated files") == true
+        )
     }
 
     @Test func modelWithoutSubgraphMetadataStillHasItsZip() throws {
@@ -155,11 +157,15 @@ struct ModelFileTests {
     @Test func localizedLabels() throws {
         let (_, model) = try loadModel("generated/mobilenet_v1_0.25_224_quant_localized.tflite")
         let output = try #require(model.metadata?.subgraphs.first?.outputTensors.first)
-        #expect(output.associatedFiles(ofType: .tensorAxisLabels).map(\.name) == ["labels.txt", "labels_en.txt", "labels_es.txt"])
+        #expect(
+            output.associatedFiles(ofType: .tensorAxisLabels).map(\.name) == ["labels.txt", "labels_en.txt", "labels_es.txt"])
         #expect(output.associatedFiles(ofType: .tensorAxisLabels, locale: "es").map(\.name) == ["labels_es.txt"])
         #expect(output.associatedFiles(ofType: .tensorAxisLabels, locale: "en").map(\.name) == ["labels_en.txt"])
         #expect(output.associatedFiles(ofType: .tensorAxisLabels, locale: "fr").isEmpty)
-        #expect(output.associatedFiles(ofType: .tensorAxisLabels, locale: "").map(\.name) == ["labels.txt", "labels_en.txt", "labels_es.txt"])
+        #expect(
+            output.associatedFiles(ofType: .tensorAxisLabels, locale: "").map(\.name) == [
+                "labels.txt", "labels_en.txt", "labels_es.txt",
+            ])
         #expect(output.associatedFiles(ofType: .tensorAxisScoreCalibration).isEmpty)
 
         let ids = LabelFile.parse(try model.associatedFiles.contents(of: "labels.txt"))
@@ -209,6 +215,7 @@ struct MetadataLocation {
         guard let identifier = model.range(of: Data("M001".utf8)) else { return nil }
         let start = identifier.lowerBound - 4 - model.startIndex
         let count = (0..<4).reduce(0) { $0 | Int(model[model.startIndex + start - 4 + $1]) << (8 * $1) }
-        return MetadataLocation(start: start, count: count, bytes: model.subdata(in: (model.startIndex + start)..<(model.startIndex + start + count)))
+        return MetadataLocation(
+            start: start, count: count, bytes: model.subdata(in: (model.startIndex + start)..<(model.startIndex + start + count)))
     }
 }

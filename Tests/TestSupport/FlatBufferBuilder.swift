@@ -25,7 +25,9 @@ public indirect enum FB {
     /// The bytes of a FlatBuffer whose root is `root`, with an optional 4-character identifier.
     public static func buffer(root: FB, identifier: String?) -> [UInt8] {
         var writer = FlatBufferWriter()
-        writer.bytes = [0, 0, 0, 0] + Array((identifier ?? "").utf8.prefix(4)) + Array(repeating: 0, count: 4 - min(4, identifier?.utf8.count ?? 0))
+        writer.bytes =
+            [0, 0, 0, 0] + Array((identifier ?? "").utf8.prefix(4))
+            + Array(repeating: 0, count: 4 - min(4, identifier?.utf8.count ?? 0))
         let rootPosition = writer.place(root)
         writer.patch32(at: 0, UInt32(rootPosition))
         return writer.bytes

@@ -10,17 +10,25 @@ public enum MatroskaWriter {
     ///   - durationInTicks: the segment's Duration.
     ///   - frames: (cluster time in ticks, JPEG bytes) for each frame, in order.
     ///   - width, height: the track's pixel size.
-    public static func mjpeg(tickNanoseconds: UInt64, durationInTicks: Double, frames: [(time: UInt64, jpeg: [UInt8])],
-                             width: UInt64, height: UInt64) -> [UInt8] {
-        let header = element(0x1A45_DFA3, element(0x4286, uint(1)) + element(0x42F7, uint(1)) + element(0x42F2, uint(4))
-            + element(0x42F3, uint(8)) + element(0x4282, Array("matroska".utf8)) + element(0x4287, uint(4))
-            + element(0x4285, uint(2)))
+    public static func mjpeg(
+        tickNanoseconds: UInt64, durationInTicks: Double, frames: [(time: UInt64, jpeg: [UInt8])],
+        width: UInt64, height: UInt64
+    ) -> [UInt8] {
+        let header = element(
+            0x1A45_DFA3,
+            element(0x4286, uint(1)) + element(0x42F7, uint(1)) + element(0x42F2, uint(4))
+                + element(0x42F3, uint(8)) + element(0x4282, Array("matroska".utf8)) + element(0x4287, uint(4))
+                + element(0x4285, uint(2)))
         let duration = withUnsafeBytes(of: durationInTicks.bitPattern.bigEndian, Array.init)
-        let info = element(0x1549_A966, element(0x2A_D7B1, uint(tickNanoseconds)) + element(0x4489, duration)
-            + element(0x4D80, Array("svt".utf8)) + element(0x5741, Array("svt".utf8)))
+        let info = element(
+            0x1549_A966,
+            element(0x2A_D7B1, uint(tickNanoseconds)) + element(0x4489, duration)
+                + element(0x4D80, Array("svt".utf8)) + element(0x5741, Array("svt".utf8)))
         let video = element(0xE0, element(0xB0, uint(width)) + element(0xBA, uint(height)))
-        let track = element(0xAE, element(0xD7, uint(1)) + element(0x73C5, uint(1)) + element(0x83, uint(1))
-            + element(0x86, Array("V_MJPEG".utf8)) + video)
+        let track = element(
+            0xAE,
+            element(0xD7, uint(1)) + element(0x73C5, uint(1)) + element(0x83, uint(1))
+                + element(0x86, Array("V_MJPEG".utf8)) + video)
         // A SimpleBlock: track 1, relative time 0, key frame.
         let clusters = frames.flatMap { frame in
             element(0x1F43_B675, element(0xE7, uint(frame.time)) + element(0xA3, [0x81, 0x00, 0x00, 0x80] + frame.jpeg))

@@ -32,9 +32,9 @@ public struct OrientedPixels {
         case .upMirrored: (w - 1 - x, y)
         case .down: (w - 1 - x, h - 1 - y)
         case .downMirrored: (x, h - 1 - y)
-        case .right: (h - 1 - y, x)                  // turn 90° clockwise to display
-        case .left: (y, w - 1 - x)                   // turn 90° counter-clockwise to display
-        case .leftMirrored: (y, x)                   // transpose
+        case .right: (h - 1 - y, x)  // turn 90° clockwise to display
+        case .left: (y, w - 1 - x)  // turn 90° counter-clockwise to display
+        case .leftMirrored: (y, x)  // transpose
         case .rightMirrored: (h - 1 - y, w - 1 - x)  // transverse
         }
     }

@@ -27,7 +27,9 @@ public enum PNGWriter {
         repeat {
             let end = min(start + 65_535, data.count)
             let length = UInt16(end - start)
-            out += [end == data.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += [
+                end == data.count ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8),
+            ]
             out += data[start..<end]
             start = end
         } while start < data.count

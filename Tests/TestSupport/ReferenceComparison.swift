@@ -35,14 +35,22 @@ public func expectMatchesReference(
     let position = Dictionary(actual.enumerated().map { ($1.index, $0) }, uniquingKeysWith: { first, _ in first })
     for category in expected {
         guard let rank = position[category.index] else {
-            Issue.record("\(context): category \(category.index) (\(category.categoryName ?? "-")) missing", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(context): category \(category.index) (\(category.categoryName ?? "-")) missing", sourceLocation: sourceLocation
+            )
             continue
         }
         let ours = actual[rank]
-        #expect(abs(ours.score - category.score) <= tolerance,
-                "\(context): category \(category.index) score \(ours.score), MediaPipe \(category.score)", sourceLocation: sourceLocation)
-        #expect(ours.categoryName == category.categoryName, "\(context): category \(category.index) name", sourceLocation: sourceLocation)
-        #expect(ours.displayName == category.displayName, "\(context): category \(category.index) display name", sourceLocation: sourceLocation)
+        #expect(
+            abs(ours.score - category.score) <= tolerance,
+            "\(context): category \(category.index) score \(ours.score), MediaPipe \(category.score)",
+            sourceLocation: sourceLocation)
+        #expect(
+            ours.categoryName == category.categoryName, "\(context): category \(category.index) name",
+            sourceLocation: sourceLocation)
+        #expect(
+            ours.displayName == category.displayName, "\(context): category \(category.index) display name",
+            sourceLocation: sourceLocation)
     }
     for (higher, lower) in zip(expected, expected.dropFirst()) where higher.score - lower.score > tolerance {
         if let a = position[higher.index], let b = position[lower.index] {
@@ -52,8 +60,10 @@ public func expectMatchesReference(
     let expectedIndices = Set(expected.map(\.index))
     if let floor = expected.last?.score {
         for extra in actual.prefix(expected.count) where !expectedIndices.contains(extra.index) {
-            #expect(extra.score <= floor + tolerance,
-                    "\(context): unexpected category \(extra.index) with score \(extra.score) above MediaPipe's list", sourceLocation: sourceLocation)
+            #expect(
+                extra.score <= floor + tolerance,
+                "\(context): unexpected category \(extra.index) with score \(extra.score) above MediaPipe's list",
+                sourceLocation: sourceLocation)
         }
     }
 }

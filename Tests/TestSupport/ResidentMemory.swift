@@ -87,9 +87,10 @@ public enum ResidentMemory {
             _ = await Waiting.wait(for: exited, safetyNet: 10)
         }
         let printed = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
-        let data = try #require(try? Data(contentsOf: report),
-                                "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\(printed.suffix(8000))",
-                                sourceLocation: sourceLocation)
+        let data = try #require(
+            try? Data(contentsOf: report),
+            "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\(printed.suffix(8000))",
+            sourceLocation: sourceLocation)
         return try JSONDecoder().decode(T.self, from: data)
     }
 

@@ -69,7 +69,8 @@ public enum SilentSource {
             let table = (try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? ""
             // "  sl  local_address rem_address ...": the second field is ADDRESS:PORT in hex.
             return table.split(separator: "\n").dropFirst().contains { line in
-                line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { "\($0) ".hasSuffix(local) } ?? false
+                line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map { "\($0) ".hasSuffix(local) }
+                    ?? false
             }
         }
         return seen ? monotonicSeconds() : nil

@@ -9,8 +9,10 @@ import Testing
 ///   - context: put before each issue's text (a table case's id, say).
 ///   - body: typed (`throws(TasksError)`) or untyped; what it returns is ignored.
 @discardableResult
-public func expectTasksError<T>(_ code: TasksErrorCode, containing fragments: [String] = [], context: String? = nil,
-                                sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> TasksError? {
+public func expectTasksError<T>(
+    _ code: TasksErrorCode, containing fragments: [String] = [], context: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+) -> TasksError? {
     let prefix = context.map { "\($0): " } ?? ""
     do {
         _ = try body()
@@ -19,8 +21,9 @@ public func expectTasksError<T>(_ code: TasksErrorCode, containing fragments: [S
     } catch let error as TasksError {
         #expect(error.code == code, "\(prefix)\(error)", sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(error.message.contains(fragment), "\(prefix)\"\(error.message)\" lacks \"\(fragment)\"",
-                    sourceLocation: sourceLocation)
+            #expect(
+                error.message.contains(fragment), "\(prefix)\"\(error.message)\" lacks \"\(fragment)\"",
+                sourceLocation: sourceLocation)
         }
         return error
     } catch {
@@ -31,8 +34,10 @@ public func expectTasksError<T>(_ code: TasksErrorCode, containing fragments: [S
 
 /// `expectTasksError(_:containing:context:sourceLocation:_:)` with one fragment.
 @discardableResult
-public func expectTasksError<T>(_ code: TasksErrorCode, containing fragment: String, context: String? = nil,
-                                sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> TasksError? {
+public func expectTasksError<T>(
+    _ code: TasksErrorCode, containing fragment: String, context: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+) -> TasksError? {
     expectTasksError(code, containing: [fragment], context: context, sourceLocation: sourceLocation, body)
 }
 
@@ -40,8 +45,10 @@ public func expectTasksError<T>(_ code: TasksErrorCode, containing fragment: Str
 /// starting with it, with `prefix`), and returns the error (nil, after recording an issue,
 /// otherwise).
 @discardableResult
-public func expectTasksError<T>(_ code: TasksErrorCode, message: String, prefix: Bool = false,
-                                sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T) -> TasksError? {
+public func expectTasksError<T>(
+    _ code: TasksErrorCode, message: String, prefix: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
+) -> TasksError? {
     do {
         _ = try body()
         Issue.record("expected \(code) \"\(message)\", nothing was thrown", sourceLocation: sourceLocation)

@@ -12,7 +12,8 @@ public enum TestData {
 
     /// The test data folder, or nil when it does not exist.
     public static let root: URL? = {
-        let url = ProcessInfo.processInfo.environment[environmentVariable].map { URL(fileURLWithPath: $0) }
+        let url =
+            ProcessInfo.processInfo.environment[environmentVariable].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url : nil

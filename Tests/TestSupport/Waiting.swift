@@ -26,8 +26,10 @@ public enum Waiting {
     /// Checks `condition` every few milliseconds on a thread of its own until it holds; false
     /// when `safetyNet` seconds passed first. For events nothing signals (a file descriptor
     /// appearing, a socket being bound).
-    public static func poll(safetyNet seconds: Double, every interval: Double = 0.005,
-                            until condition: @escaping @Sendable () -> Bool) async -> Bool {
+    public static func poll(
+        safetyNet seconds: Double, every interval: Double = 0.005,
+        until condition: @escaping @Sendable () -> Bool
+    ) async -> Bool {
         await onOwnThread {
             let deadline = monotonicSeconds() + seconds
             while !condition() {
@@ -55,17 +57,26 @@ public func monotonicSeconds() -> Double {
 /// wait began (it may include work before it, such as starting a process), checked against the
 /// lower bound; and `inner`, timed from when the wait was seen to have begun, checked against
 /// the upper bound. So neither bound fails because of slow work outside the wait.
-public func expectGaveUp(outer: Double, inner: Double, timeoutMilliseconds: Int,
-                         _ context: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectGaveUp(
+    outer: Double, inner: Double, timeoutMilliseconds: Int,
+    _ context: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation
+) {
     let timeout = Double(timeoutMilliseconds) / 1000
-    #expect(outer >= 0.9 * timeout, "gave up \(String(format: "%.2f", outer)) s after starting, before the timeout of \(timeoutMilliseconds) ms \(context())",
-            sourceLocation: sourceLocation)
-    #expect(inner < 5 * timeout, "gave up \(String(format: "%.2f", inner)) s after it began to wait, with a timeout of \(timeoutMilliseconds) ms \(context())",
-            sourceLocation: sourceLocation)
+    #expect(
+        outer >= 0.9 * timeout,
+        "gave up \(String(format: "%.2f", outer)) s after starting, before the timeout of \(timeoutMilliseconds) ms \(context())",
+        sourceLocation: sourceLocation)
+    #expect(
+        inner < 5 * timeout,
+        "gave up \(String(format: "%.2f", inner)) s after it began to wait, with a timeout of \(timeoutMilliseconds) ms \(context())",
+        sourceLocation: sourceLocation)
 }
 
 /// `expectGaveUp(outer:inner:timeoutMilliseconds:)` for a wait timed exactly.
-public func expectGaveUp(after seconds: Double, timeoutMilliseconds: Int, _ context: @autoclosure () -> String = "",
-                         sourceLocation: SourceLocation = #_sourceLocation) {
-    expectGaveUp(outer: seconds, inner: seconds, timeoutMilliseconds: timeoutMilliseconds, context(), sourceLocation: sourceLocation)
+public func expectGaveUp(
+    after seconds: Double, timeoutMilliseconds: Int, _ context: @autoclosure () -> String = "",
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    expectGaveUp(
+        outer: seconds, inner: seconds, timeoutMilliseconds: timeoutMilliseconds, context(), sourceLocation: sourceLocation)
 }

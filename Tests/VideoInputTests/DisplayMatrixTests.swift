@@ -1,6 +1,7 @@
 import CFFmpeg
 import Imaging
 import Testing
+
 @testable import VideoInput
 
 /// Display matrices built with FFmpeg's own functions (`av_display_rotation_set`, a clockwise

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Testing
+
 @testable import VideoInput
 
 /// How source URLs are classified before FFmpeg opens them, as FFmpeg's own protocol lookup does.

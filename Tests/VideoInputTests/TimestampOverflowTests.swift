@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VideoInput
 
 /// A container time that does not fit in milliseconds (2^62 s) must not become a bogus
@@ -10,8 +10,9 @@ struct TimestampOverflowTests {
     static func clip(in folder: URL) throws -> String {
         let jpeg = Array(try TestData.bytes("images/burger_crop.jpg"))
         let damaged: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0, count: 50)
-        let bytes = MatroskaWriter.mjpeg(tickNanoseconds: 1_000_000_000, durationInTicks: 10,
-                                        frames: [(0, damaged), (1 << 62, jpeg)], width: 400, height: 325)
+        let bytes = MatroskaWriter.mjpeg(
+            tickNanoseconds: 1_000_000_000, durationInTicks: 10,
+            frames: [(0, damaged), (1 << 62, jpeg)], width: 400, height: 325)
         let path = folder.appendingPathComponent("huge_time.mkv").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

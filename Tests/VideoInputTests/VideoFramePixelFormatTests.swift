@@ -4,6 +4,7 @@ import Imaging
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import VideoInput
 
 /// Frames keep the decoder's pixel layout (YUV stays YUV) with the stream's range and matrix;
@@ -55,9 +56,13 @@ struct VideoFramePixelFormatTests {
 
     /// Opens raw frames of `rawCase` stored in `file` (`rawvideo`, no container: no colour tags).
     static func rawSource(_ file: URL, _ rawCase: RawCase, width: Int, height: Int) throws -> VideoSource {
-        try VideoSource(url: file.path, options: VideoSourceOptions(inputFormat: "rawvideo", demuxerOptions: [
-            "video_size": "\(width)x\(height)", "pixel_format": rawCase.ffmpegName, "framerate": "10",
-        ]))
+        try VideoSource(
+            url: file.path,
+            options: VideoSourceOptions(
+                inputFormat: "rawvideo",
+                demuxerOptions: [
+                    "video_size": "\(width)x\(height)", "pixel_format": rawCase.ffmpegName, "framerate": "10",
+                ]))
     }
 
     @Test("burger.jpg as raw frames of each decoder format arrives in the matching layout", arguments: rawCases)
@@ -66,9 +71,11 @@ struct VideoFramePixelFormatTests {
         defer { remove() }
         let reference = try Clips.reference("burger.jpg", in: directory)
         let raw = directory.appendingPathComponent("burger.\(rawCase.ffmpegName)")
-        try FFmpegTool.run(["-y", "-i", TestData.image("burger.jpg").path,
-                            "-vf", "scale=\(Clips.width):\(Clips.height),setsar=1,format=\(rawCase.ffmpegName)",
-                            "-f", "rawvideo", raw.path])
+        try FFmpegTool.run([
+            "-y", "-i", TestData.image("burger.jpg").path,
+            "-vf", "scale=\(Clips.width):\(Clips.height),setsar=1,format=\(rawCase.ffmpegName)",
+            "-f", "rawvideo", raw.path,
+        ])
         let source = try Self.rawSource(raw, rawCase, width: Clips.width, height: Clips.height)
         let frame = try #require(try source.nextFrame())
         #expect(try source.nextFrame() == nil)
@@ -103,8 +110,9 @@ struct VideoFramePixelFormatTests {
         let imageSize = frameSize - (rawCase.ffmpegName.hasPrefix("yuva") ? width * height : 0)
         for index in 0..<2 {
             let frame = try #require(try source.nextFrame())
-            let expected = try PixelImage(bytes: Array(bytes[index * frameSize..<index * frameSize + imageSize]), width: width,
-                                          height: height, bytesPerRow: nil, format: rawCase.format)
+            let expected = try PixelImage(
+                bytes: Array(bytes[index * frameSize..<index * frameSize + imageSize]), width: width,
+                height: height, bytesPerRow: nil, format: rawCase.format)
             #expect(frame.pixels.format == rawCase.format)
             #expect(frame.pixels.bytesPerRow == expected.bytesPerRow)
             let copied = expected.bytes.prefix(frame.pixels.bytes.count)
@@ -143,7 +151,10 @@ struct VideoFramePixelFormatTests {
         for row in 0..<height {
             for pair in 0..<width / 2 {
                 let offset = row * frame.pixels.bytesPerRow + 4 * pair
-                let expected = [y[row * width + 2 * pair], u[row * width / 2 + pair], y[row * width + 2 * pair + 1], v[row * width / 2 + pair]]
+                let expected = [
+                    y[row * width + 2 * pair], u[row * width / 2 + pair], y[row * width + 2 * pair + 1],
+                    v[row * width / 2 + pair],
+                ]
                 if Array(frame.pixels.bytes[offset..<offset + 4]) != expected { mismatches += 1 }
             }
         }
@@ -169,34 +180,52 @@ struct VideoFramePixelFormatTests {
     }
 
     static let taggedCases: [TaggedCase] = [
-        TaggedCase(name: "H.264 BT.709 video range", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv420p",
-                   matrixName: "bt709", colorspaceTag: "bt709", range: .video, expectedFormat: .i420, expectedMatrix: .bt709, tolerance: 6),
-        TaggedCase(name: "H.264 BT.709 full range", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv420p",
-                   matrixName: "bt709", colorspaceTag: "bt709", range: .full, expectedFormat: .i420, expectedMatrix: .bt709, tolerance: 6),
-        TaggedCase(name: "H.264 4:4:4 BT.709", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv444p",
-                   matrixName: "bt709", colorspaceTag: "bt709", range: .video, expectedFormat: .i444, expectedMatrix: .bt709, tolerance: 1.5),
-        TaggedCase(name: "VP9 BT.601 (SMPTE 170M)", codec: ["libvpx-vp9", "-lossless", "1"], pixelFormat: "yuv420p",
-                   matrixName: "bt601", colorspaceTag: "smpte170m", range: .video, expectedFormat: .i420, expectedMatrix: .bt601, tolerance: 6),
-        TaggedCase(name: "FFV1 4:4:4 BT.2020", codec: ["ffv1"], pixelFormat: "yuv444p",
-                   matrixName: "bt2020", colorspaceTag: "bt2020nc", range: .video, expectedFormat: .i444, expectedMatrix: .bt2020, tolerance: 1.5),
-        TaggedCase(name: "HEVC 10-bit BT.2020 (repacked)", codec: ["libx265", "-preset", "ultrafast", "-x265-params", "lossless=1:log-level=error"],
-                   pixelFormat: "yuv420p10le", matrixName: "bt2020", colorspaceTag: "bt2020nc", range: .video, expectedFormat: .i420,
-                   expectedMatrix: .bt2020, tolerance: 6),
-        TaggedCase(name: "FFV1 4:4:4 SMPTE 240M", codec: ["ffv1"], pixelFormat: "yuv444p",
-                   matrixName: "smpte240m", colorspaceTag: "smpte240m", range: .full, expectedFormat: .i444, expectedMatrix: .smpte240m, tolerance: 1.5),
-        TaggedCase(name: "MJPEG 4:2:2 (repacked)", codec: ["mjpeg", "-q:v", "1"], pixelFormat: "yuvj422p",
-                   matrixName: "bt601", colorspaceTag: "bt470bg", range: .full, expectedFormat: .yuyv, expectedMatrix: .bt601, tolerance: 6),
+        TaggedCase(
+            name: "H.264 BT.709 video range", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv420p",
+            matrixName: "bt709", colorspaceTag: "bt709", range: .video, expectedFormat: .i420, expectedMatrix: .bt709,
+            tolerance: 6),
+        TaggedCase(
+            name: "H.264 BT.709 full range", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv420p",
+            matrixName: "bt709", colorspaceTag: "bt709", range: .full, expectedFormat: .i420, expectedMatrix: .bt709, tolerance: 6
+        ),
+        TaggedCase(
+            name: "H.264 4:4:4 BT.709", codec: ["libx264", "-preset", "veryfast", "-qp", "0"], pixelFormat: "yuv444p",
+            matrixName: "bt709", colorspaceTag: "bt709", range: .video, expectedFormat: .i444, expectedMatrix: .bt709,
+            tolerance: 1.5),
+        TaggedCase(
+            name: "VP9 BT.601 (SMPTE 170M)", codec: ["libvpx-vp9", "-lossless", "1"], pixelFormat: "yuv420p",
+            matrixName: "bt601", colorspaceTag: "smpte170m", range: .video, expectedFormat: .i420, expectedMatrix: .bt601,
+            tolerance: 6),
+        TaggedCase(
+            name: "FFV1 4:4:4 BT.2020", codec: ["ffv1"], pixelFormat: "yuv444p",
+            matrixName: "bt2020", colorspaceTag: "bt2020nc", range: .video, expectedFormat: .i444, expectedMatrix: .bt2020,
+            tolerance: 1.5),
+        TaggedCase(
+            name: "HEVC 10-bit BT.2020 (repacked)",
+            codec: ["libx265", "-preset", "ultrafast", "-x265-params", "lossless=1:log-level=error"],
+            pixelFormat: "yuv420p10le", matrixName: "bt2020", colorspaceTag: "bt2020nc", range: .video, expectedFormat: .i420,
+            expectedMatrix: .bt2020, tolerance: 6),
+        TaggedCase(
+            name: "FFV1 4:4:4 SMPTE 240M", codec: ["ffv1"], pixelFormat: "yuv444p",
+            matrixName: "smpte240m", colorspaceTag: "smpte240m", range: .full, expectedFormat: .i444, expectedMatrix: .smpte240m,
+            tolerance: 1.5),
+        TaggedCase(
+            name: "MJPEG 4:2:2 (repacked)", codec: ["mjpeg", "-q:v", "1"], pixelFormat: "yuvj422p",
+            matrixName: "bt601", colorspaceTag: "bt470bg", range: .full, expectedFormat: .yuyv, expectedMatrix: .bt601,
+            tolerance: 6),
     ]
 
     /// Encodes burger.jpg (320x240) with the tagged matrix and range.
     static func taggedClip(_ tagged: TaggedCase, frames: Int = 1, in directory: URL) throws -> URL {
         let clip = directory.appendingPathComponent("tagged.mkv")
         let range = tagged.range == .video ? "tv" : "pc"
-        try FFmpegTool.run([
-            "-y", "-loop", "1", "-framerate", "10", "-i", TestData.image("burger.jpg").path,
-            "-vf", "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(tagged.matrixName):out_range=\(range),format=\(tagged.pixelFormat)",
-            "-colorspace", tagged.colorspaceTag, "-color_range", range, "-frames:v", String(frames), "-c:v",
-        ] + tagged.codec + [clip.path])
+        try FFmpegTool.run(
+            [
+                "-y", "-loop", "1", "-framerate", "10", "-i", TestData.image("burger.jpg").path,
+                "-vf",
+                "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(tagged.matrixName):out_range=\(range),format=\(tagged.pixelFormat)",
+                "-colorspace", tagged.colorspaceTag, "-color_range", range, "-frames:v", String(frames), "-c:v",
+            ] + tagged.codec + [clip.path])
         return clip
     }
 
@@ -216,16 +245,19 @@ struct VideoFramePixelFormatTests {
 
         // Control: the same planes read with BT.601 are visibly further from the picture.
         guard tagged.expectedMatrix != .bt601 else { return }
-        let misread = try PixelImage(bytes: frame.pixels.bytes, width: frame.pixels.width, height: frame.pixels.height,
-                                     bytesPerRow: frame.pixels.bytesPerRow, format: frame.pixels.format,
-                                     colorRange: frame.pixels.colorRange, colorMatrix: .bt601)
+        let misread = try PixelImage(
+            bytes: frame.pixels.bytes, width: frame.pixels.width, height: frame.pixels.height,
+            bytesPerRow: frame.pixels.bytesPerRow, format: frame.pixels.format,
+            colorRange: frame.pixels.colorRange, colorMatrix: .bt601)
         let misreadDifference = Clips.meanAbsoluteDifference(misread, reference)
         #expect(misreadDifference > difference + 1, "read as BT.601: \(misreadDifference), as tagged: \(difference)")
     }
 
-    @Test("JPEG photos decode as full-range BT.601 YUV: yuvj444p as I444, yuvj420p as I420", arguments: [
-        ("burger.jpg", PixelFormat.i444), ("sparrow.jpg", .i420),
-    ])
+    @Test(
+        "JPEG photos decode as full-range BT.601 YUV: yuvj444p as I444, yuvj420p as I420",
+        arguments: [
+            ("burger.jpg", PixelFormat.i444), ("sparrow.jpg", .i420),
+        ])
     func jpegStill(photo: String, format: PixelFormat) throws {
         let frame = try #require(try VideoSource(url: TestData.image(photo).path).nextFrame())
         #expect(frame.pixels.format == format)
@@ -240,11 +272,13 @@ struct VideoFramePixelFormatTests {
     // MARK: The mapping tables
 
     /// FFmpeg's names of colour spaces (`av_color_space_name`), so that the cases read as ffprobe prints them.
-    @Test("AVColorSpace maps to the matrix libswscale would use", arguments: [
-        ("bt709", YUVColorMatrix.bt709), ("bt470bg", .bt601), ("smpte170m", .bt601), ("unknown", .bt601),
-        ("bt2020nc", .bt2020), ("bt2020c", .bt2020), ("smpte240m", .smpte240m), ("fcc", .fcc), ("gbr", .bt601),
-        ("ycgco", .bt601), ("ictcp", .bt601), ("chroma-derived-nc", .bt601), ("reserved", .bt601),
-    ])
+    @Test(
+        "AVColorSpace maps to the matrix libswscale would use",
+        arguments: [
+            ("bt709", YUVColorMatrix.bt709), ("bt470bg", .bt601), ("smpte170m", .bt601), ("unknown", .bt601),
+            ("bt2020nc", .bt2020), ("bt2020c", .bt2020), ("smpte240m", .smpte240m), ("fcc", .fcc), ("gbr", .bt601),
+            ("ycgco", .bt601), ("ictcp", .bt601), ("chroma-derived-nc", .bt601), ("reserved", .bt601),
+        ])
     func colorSpaces(name: String, matrix: YUVColorMatrix) throws {
         let space = av_color_space_from_name(name)
         try #require(space >= 0, "FFmpeg knows \(name)")
@@ -252,11 +286,13 @@ struct VideoFramePixelFormatTests {
     }
 
     /// FFmpeg's names of pixel formats and ranges (`av_get_pix_fmt`, `av_color_range_from_name`).
-    @Test("the stated range wins; unstated, yuvj formats are full range", arguments: [
-        ("yuv420p", "unknown", YUVColorRange.video), ("yuv420p", "pc", .full), ("yuv420p", "tv", .video),
-        ("yuvj420p", "unknown", .full), ("yuvj422p", "unknown", .full), ("yuvj420p", "tv", .video),
-        ("nv12", "pc", .full), ("nv12", "unknown", .video),
-    ])
+    @Test(
+        "the stated range wins; unstated, yuvj formats are full range",
+        arguments: [
+            ("yuv420p", "unknown", YUVColorRange.video), ("yuv420p", "pc", .full), ("yuv420p", "tv", .video),
+            ("yuvj420p", "unknown", .full), ("yuvj422p", "unknown", .full), ("yuvj420p", "tv", .video),
+            ("nv12", "pc", .full), ("nv12", "unknown", .video),
+        ])
     func ranges(format: String, stated: String, range: YUVColorRange) throws {
         let frame = try #require(av_frame_alloc())
         defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
@@ -295,7 +331,8 @@ struct VideoFramePixelFormatTests {
         defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
         frame.pointee.format = AV_PIX_FMT_NONE.rawValue
         (frame.pointee.width, frame.pointee.height) = (4, 4)
-        let error = expectTasksError(.invalidArgumentError, containing: ["clip.mp4: Failed to convert a frame of video source: "]) {
+        let error = expectTasksError(.invalidArgumentError, containing: ["clip.mp4: Failed to convert a frame of video source: "])
+        {
             () throws(TasksError) in try FrameConverter().pixels(of: frame, source: "clip.mp4")
         }
         #expect(error?.subject == .videoSource("clip.mp4"), "\(String(describing: error))")

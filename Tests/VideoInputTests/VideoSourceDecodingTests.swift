@@ -3,6 +3,7 @@ import Imaging
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import VideoInput
 
 /// Decoding real clips made by ffmpeg: frame counts, container timestamps, pixels, metadata.
@@ -54,18 +55,20 @@ struct VideoSourceDecodingTests {
     /// timestamps give these.
     static let variableRateTimestamps = (0..<10).map { $0 * 100 } + (0..<10).map { 1000 + $0 * 250 }
 
-    @Test("timestamps come from the container: a variable-frame-rate clip keeps its real gaps",
-          arguments: [ClipFormat.mkv, ClipFormat.mp4])
+    @Test(
+        "timestamps come from the container: a variable-frame-rate clip keeps its real gaps",
+        arguments: [ClipFormat.mkv, ClipFormat.mp4])
     func variableFrameRate(format: ClipFormat) throws {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
         let clip = directory.appendingPathComponent("vfr.\(format.fileExtension)")
         // setpts gives frame N the time N*0.1 s for N < 10, then 1 + (N-10)*0.25 s.
-        try FFmpegTool.run([
-            "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2",
-            "-vf", "settb=1/1000,setpts='if(lt(N,10),N*0.1,1+(N-10)*0.25)/TB'", "-fps_mode", "passthrough",
-            "-enc_time_base", "1/1000", "-video_track_timescale", "1000",
-        ] + format.codecArguments + [clip.path])
+        try FFmpegTool.run(
+            [
+                "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2",
+                "-vf", "settb=1/1000,setpts='if(lt(N,10),N*0.1,1+(N-10)*0.25)/TB'", "-fps_mode", "passthrough",
+                "-enc_time_base", "1/1000", "-video_track_timescale", "1000",
+            ] + format.codecArguments + [clip.path])
 
         let source = try VideoSource(url: clip.path, options: VideoSourceOptions())
         let timestamps = try readAllFrames(source).map(\.timestampInMilliseconds)
@@ -89,7 +92,8 @@ struct VideoSourceDecodingTests {
         let tag = matrix == "bt709" ? "bt709" : "smpte170m"
         try FFmpegTool.run([
             "-y", "-i", TestData.image("burger.jpg").path,
-            "-vf", "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p",
+            "-vf",
+            "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p",
             "-colorspace", tag, "-color_range", range, "-c:v", "ffv1", "-frames:v", "1", clip.path,
         ])
         let source = try VideoSource(url: clip.path, options: VideoSourceOptions())
@@ -103,7 +107,8 @@ struct VideoSourceDecodingTests {
         let untagged = directory.appendingPathComponent("untagged.mkv")
         try FFmpegTool.run([
             "-y", "-i", TestData.image("burger.jpg").path,
-            "-vf", "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p,setrange=unknown",
+            "-vf",
+            "scale=\(Clips.width):\(Clips.height),setsar=1,format=rgb24,scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p,setrange=unknown",
             "-c:v", "ffv1", "-frames:v", "1", untagged.path,
         ])
         let untaggedFrame = try #require(try VideoSource(url: untagged.path, options: VideoSourceOptions()).nextFrame())
@@ -129,8 +134,9 @@ struct VideoSourceDecodingTests {
         let frame = try #require(try source.nextFrame())
         #expect(frame.pixels.width == Clips.width && frame.pixels.height == Clips.height, "stored pixels are not rotated")
         let displayed = OrientedPixels.displayedImage(frame.pixels, orientation: frame.orientation)
-        #expect(displayed.width == reference.width && displayed.height == reference.height,
-                "\(frame.orientation): \(displayed.width)x\(displayed.height), ffmpeg shows \(reference.width)x\(reference.height)")
+        #expect(
+            displayed.width == reference.width && displayed.height == reference.height,
+            "\(frame.orientation): \(displayed.width)x\(displayed.height), ffmpeg shows \(reference.width)x\(reference.height)")
         guard displayed.width == reference.width, displayed.height == reference.height else { return }
         let difference = Clips.meanAbsoluteDifference(displayed, reference)
         #expect(difference < 5, "\(frame.orientation) for rotate=\(degrees): mean difference \(difference)")
@@ -138,8 +144,9 @@ struct VideoSourceDecodingTests {
 
     @Test("a lavfi test source opens without a file")
     func lavfiTestSource() throws {
-        let source = try VideoSource(url: "testsrc=size=64x48:rate=10:duration=1",
-                                     options: VideoSourceOptions(inputFormat: "lavfi"))
+        let source = try VideoSource(
+            url: "testsrc=size=64x48:rate=10:duration=1",
+            options: VideoSourceOptions(inputFormat: "lavfi"))
         #expect(source.width == 64 && source.height == 48)
         #expect(source.codecName == "rawvideo")
         let timestamps = try readAllFrames(source).map(\.timestampInMilliseconds)

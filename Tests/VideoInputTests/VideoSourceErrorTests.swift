@@ -2,6 +2,7 @@ import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import VideoInput
 
 /// Sources that are not videos, or not there: each a typed error naming the source.
@@ -19,8 +20,10 @@ struct VideoSourceErrorTests {
 
         var testDescription: String { id }
 
-        init(_ id: String, _ expected: TasksErrorCode, _ fragment: String, needsFFmpeg: Bool = false,
-             options: VideoSourceOptions = VideoSourceOptions(), make: @escaping @Sendable (URL) throws -> String) {
+        init(
+            _ id: String, _ expected: TasksErrorCode, _ fragment: String, needsFFmpeg: Bool = false,
+            options: VideoSourceOptions = VideoSourceOptions(), make: @escaping @Sendable (URL) throws -> String
+        ) {
             self.id = id
             self.expected = expected
             self.fragment = fragment
@@ -53,23 +56,33 @@ struct VideoSourceErrorTests {
         },
         OpenCase("MP4 cut before its index (moov at the end)", .invalidArgumentError, "video source", needsFFmpeg: true) {
             let output = $0.appendingPathComponent("whole.mp4")
-            try FFmpegTool.run(["-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2", "-c:v", "mpeg4", output.path])
+            try FFmpegTool.run([
+                "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2", "-c:v", "mpeg4", output.path,
+            ])
             let bytes = try Data(contentsOf: output)
             return try write(bytes.prefix(bytes.count / 2), "cut.mp4", in: $0)
         },
         OpenCase("missing camera", .notFoundError, "/dev/video") { _ in
             (0..<64).map { "/dev/video\($0)" }.first { !FileManager.default.fileExists(atPath: $0) } ?? "/dev/video-none"
         },
-        OpenCase("unknown input format", .invalidArgumentError, "unknown input format 'no-such-format'",
-                 options: VideoSourceOptions(inputFormat: "no-such-format")) { $0.path + "/x" },
-        OpenCase("unknown demuxer option", .invalidArgumentError, "'no_such_option'",
-                 options: VideoSourceOptions(inputFormat: "lavfi", demuxerOptions: ["no_such_option": "1"])) { _ in "testsrc=duration=1" },
+        OpenCase(
+            "unknown input format", .invalidArgumentError, "unknown input format 'no-such-format'",
+            options: VideoSourceOptions(inputFormat: "no-such-format")
+        ) { $0.path + "/x" },
+        OpenCase(
+            "unknown demuxer option", .invalidArgumentError, "'no_such_option'",
+            options: VideoSourceOptions(inputFormat: "lavfi", demuxerOptions: ["no_such_option": "1"])
+        ) { _ in "testsrc=duration=1" },
         OpenCase("unknown protocol", .invalidArgumentError, "protocol") { _ in "nosuchprotocol://example/video.mp4" },
-        OpenCase("timeout not positive", .invalidArgumentError, "timeoutInMilliseconds 0",
-                 options: VideoSourceOptions(timeoutInMilliseconds: 0)) { _ in "testsrc" },
+        OpenCase(
+            "timeout not positive", .invalidArgumentError, "timeoutInMilliseconds 0",
+            options: VideoSourceOptions(timeoutInMilliseconds: 0)
+        ) { _ in "testsrc" },
         OpenCase("empty URL", .invalidArgumentError, "empty") { _ in "" },
-        OpenCase("bad raw video size", .invalidArgumentError, "video source",
-                 options: VideoSourceOptions(inputFormat: "rawvideo", demuxerOptions: ["video_size": "wide"])) {
+        OpenCase(
+            "bad raw video size", .invalidArgumentError, "video source",
+            options: VideoSourceOptions(inputFormat: "rawvideo", demuxerOptions: ["video_size": "wide"])
+        ) {
             try write(Data(count: 1024), "frames.rgb", in: $0)
         },
     ]
@@ -96,8 +109,9 @@ struct VideoSourceErrorTests {
         }
     }
 
-    @Test("a file cut in the middle gives its frames up to the cut, then nil or a typed error",
-          .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason), arguments: ClipFormat.all)
+    @Test(
+        "a file cut in the middle gives its frames up to the cut, then nil or a typed error",
+        .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason), arguments: ClipFormat.all)
     func truncatedFile(format: ClipFormat) throws {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
@@ -130,8 +144,9 @@ struct VideoSourceErrorTests {
         }
     }
 
-    @Test("damaged bytes in the middle: as many frames as FFmpeg's own player decodes, no error",
-          .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason), arguments: ClipFormat.all)
+    @Test(
+        "damaged bytes in the middle: as many frames as FFmpeg's own player decodes, no error",
+        .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason), arguments: ClipFormat.all)
     func damagedMiddle(format: ClipFormat) throws {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
@@ -154,7 +169,8 @@ struct VideoSourceErrorTests {
                 timestamps.append(frame.timestampInMilliseconds)
             }
         } catch {
-            Issue.record("damage in the middle should not end the stream with an error: \(error) after \(timestamps.count) frames")
+            Issue.record(
+                "damage in the middle should not end the stream with an error: \(error) after \(timestamps.count) frames")
         }
         #expect(timestamps.count == reference, "\(timestamps.count) frames, ffmpeg decodes \(reference)")
         #expect(timestamps.count >= 15, "\(timestamps.count) frames")
@@ -162,22 +178,29 @@ struct VideoSourceErrorTests {
         expectIncreasing(timestamps)
     }
 
-    @Test("a stream whose packets all fail to decode ends with dataLoss, not nil",
-          .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason))
+    @Test(
+        "a stream whose packets all fail to decode ends with dataLoss, not nil",
+        .enabled(if: FFmpegTool.isAvailable, FFmpegTool.missingReason))
     func nothingDecodes() throws {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
         // A valid Matroska file whose 10 MJPEG frames are random bytes (the noise filter
         // replaces every byte of every packet).
         let clip = directory.appendingPathComponent("noise.mkv")
-        try FFmpegTool.run(["-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-c:v", "mjpeg", "-bsf:v", "noise=amount=1", clip.path])
+        try FFmpegTool.run([
+            "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1", "-c:v", "mjpeg", "-bsf:v", "noise=amount=1",
+            clip.path,
+        ])
         let source = try VideoSource(url: clip.path, options: VideoSourceOptions())
-        let error = expectTasksError(.dataLossError, containing: ["no frame could be decoded from 10 packets"]) { () throws(TasksError) in
+        let error = expectTasksError(.dataLossError, containing: ["no frame could be decoded from 10 packets"]) {
+            () throws(TasksError) in
             try source.nextFrame()
         }
         #expect(error?.subject == .videoSource(clip.path), "\(String(describing: error))")
-        #expect(error?.message.hasPrefix("\(clip.path): Failed to decode video source: no frame could be decoded from 10 packets, ") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("\(clip.path): Failed to decode video source: no frame could be decoded from 10 packets, ")
+                == true,
+            "\(String(describing: error))")
     }
 
     /// Writes `data` to `name` in `directory` and returns its path.

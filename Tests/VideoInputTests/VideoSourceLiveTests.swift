@@ -2,6 +2,7 @@ import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+
 @testable import VideoInput
 
 /// Pipes, FIFOs and network sources: raw frames written by the test, and sources that never
@@ -15,8 +16,9 @@ struct VideoSourceLiveTests {
 
     /// Options for raw RGB frames at 25 fps (40 ms apart).
     static func rawOptions(timeout: Int = 10_000) -> VideoSourceOptions {
-        VideoSourceOptions(timeoutInMilliseconds: timeout, inputFormat: "rawvideo",
-                           demuxerOptions: ["video_size": "\(frameWidth)x\(frameHeight)", "pixel_format": "rgb24", "framerate": "25"])
+        VideoSourceOptions(
+            timeoutInMilliseconds: timeout, inputFormat: "rawvideo",
+            demuxerOptions: ["video_size": "\(frameWidth)x\(frameHeight)", "pixel_format": "rgb24", "framerate": "25"])
     }
 
     /// The bytes of frame `index`.
@@ -37,8 +39,10 @@ struct VideoSourceLiveTests {
 
     /// Checks the frames of `source` against `colours`: pixels exact, 40 ms apart. Calls
     /// `afterEachFrame` as each frame arrives.
-    func expectColourFrames(_ source: VideoSource, afterEachFrame: () -> Void = {},
-                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectColourFrames(
+        _ source: VideoSource, afterEachFrame: () -> Void = {},
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(source.codecName == "rawvideo", sourceLocation: sourceLocation)
         #expect(source.width == Self.frameWidth && source.height == Self.frameHeight, sourceLocation: sourceLocation)
         var frames: [VideoFrame] = []
@@ -49,7 +53,9 @@ struct VideoSourceLiveTests {
         #expect(frames.map(\.timestampInMilliseconds) == (0..<Self.colours.count).map { $0 * 40 }, sourceLocation: sourceLocation)
         for (frame, colour) in zip(frames, Self.colours) {
             let corner = frame.pixels.rgba(x: 0, y: 0), centre = frame.pixels.rgba(x: 17, y: 9)
-            #expect(corner.red == colour.0 && corner.green == colour.1 && corner.blue == colour.2, "\(corner) vs \(colour)", sourceLocation: sourceLocation)
+            #expect(
+                corner.red == colour.0 && corner.green == colour.1 && corner.blue == colour.2, "\(corner) vs \(colour)",
+                sourceLocation: sourceLocation)
             #expect(centre.red == colour.0 && centre.green == colour.1 && centre.blue == colour.2, sourceLocation: sourceLocation)
         }
     }
@@ -106,7 +112,9 @@ struct VideoSourceLiveTests {
     /// Whether a file descriptor of this process refers to `path` (`/proc/self/fd`).
     static func isOpenInThisProcess(_ path: String) -> Bool {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }
+        return descriptors.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path
+        }
     }
 
     @Test("a FIFO nobody writes to fails with deadlineExceeded within the timeout")
@@ -143,8 +151,10 @@ struct VideoSourceLiveTests {
             () throws(TasksError) in try source.nextFrame()
         }
         #expect(error?.subject == .videoSource("pipe:\(readEnd)"), "\(String(describing: error))")
-        #expect(error?.message.hasPrefix("pipe:\(readEnd): Failed to read video source: no data within the timeout of 1000 ms (") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("pipe:\(readEnd): Failed to read video source: no data within the timeout of 1000 ms (")
+                == true,
+            "\(String(describing: error))")
         expectGaveUp(after: monotonicSeconds() - start, timeoutMilliseconds: 1_000)
     }
 

@@ -51,8 +51,9 @@ struct YUVColorMatrixFFmpegTests {
         let ffmpeg = [UInt8](try Data(contentsOf: output))
         try #require(ffmpeg.count == 3 * width * height)
 
-        let image = try PixelImage(bytes: planes, width: width, height: height, bytesPerRow: nil, format: .i444,
-                                   colorRange: range, colorMatrix: matrix)
+        let image = try PixelImage(
+            bytes: planes, width: width, height: height, bytesPerRow: nil, format: .i444,
+            colorRange: range, colorMatrix: matrix)
         var overflows = 0
         var mismatches: [String] = []
         for row in 0..<height {
@@ -64,7 +65,8 @@ struct YUVColorMatrixFFmpegTests {
                     if ours[channel] == 255 && theirs[channel] == 0 {
                         overflows += 1
                     } else if mismatches.count < 10 {
-                        mismatches.append("(\(y), \(chroma[row / chroma.count]), \(chroma[row % chroma.count])): \(ours) vs ffmpeg \(theirs)")
+                        mismatches.append(
+                            "(\(y), \(chroma[row / chroma.count]), \(chroma[row % chroma.count])): \(ours) vs ffmpeg \(theirs)")
                     }
                 }
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vision-tasks benchmark`: real figures in JSON, and no memory growth across classifier
 /// create/destroy cycles, measured in its own process so no other test disturbs it.
@@ -15,13 +15,17 @@ struct BenchmarkCommandTests {
     }
 
     @Test func figuresAndNoLeakAcrossCycles() async throws {
-        let run = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "15", "--cycles", "300",
-                                                 "--format", "json", Fixture.burger])
+        let run = try await VisionTasksTool.run([
+            "benchmark", "--model", Fixture.quantModel, "--runs", "15", "--cycles", "300",
+            "--format", "json", Fixture.burger,
+        ])
         #expect(run.status == 0, "\(run)")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         #expect(report.runs == 15)
-        for timing in [report.createMilliseconds, report.decodeMilliseconds, report.classifyMilliseconds,
-                       report.decodeAndClassifyMilliseconds] {
+        for timing in [
+            report.createMilliseconds, report.decodeMilliseconds, report.classifyMilliseconds,
+            report.decodeAndClassifyMilliseconds,
+        ] {
             #expect(timing.median > 0 && timing.median <= timing.p90)
         }
         // Decoding plus classifying includes a classification. These are wall-clock figures of
@@ -34,14 +38,17 @@ struct BenchmarkCommandTests {
         var classify = report.classifyMilliseconds.median
         var decodeAndClassify = report.decodeAndClassifyMilliseconds.median
         for _ in 1..<6 where decodeAndClassify <= classify * 0.5 {
-            let again = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "5", "--cycles", "1",
-                                                       "--format", "json", Fixture.burger])
+            let again = try await VisionTasksTool.run([
+                "benchmark", "--model", Fixture.quantModel, "--runs", "5", "--cycles", "1",
+                "--format", "json", Fixture.burger,
+            ])
             let figures = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
             classify = min(classify, figures.classifyMilliseconds.median)
             decodeAndClassify = min(decodeAndClassify, figures.decodeAndClassifyMilliseconds.median)
         }
-        #expect(decodeAndClassify > classify * 0.5,
-                "smallest medians: decode and classify \(decodeAndClassify) ms, classify \(classify) ms")
+        #expect(
+            decodeAndClassify > classify * 0.5,
+            "smallest medians: decode and classify \(decodeAndClassify) ms, classify \(classify) ms")
         // Each cycle loads a 0.5 MB model copy and allocates tensor buffers: a leak of either
         // would add 150 MB or more over 300 cycles.
         let growth = report.residentBytesAfter - report.residentBytesBefore

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `benchmark --runs N`: every step is timed N times, model creation included, and each
 /// figure says how many samples it comes from.
@@ -8,8 +8,10 @@ import TestSupport
 struct BenchmarkSampleCountTests {
     /// `--runs N` times every step N times (model creation too) and says so next to each figure.
     @Test func everyStepIsTimedRunsTimesWithTheSampleCount() async throws {
-        let json = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
-                                                  "--format", "json", Fixture.burger])
+        let json = try await VisionTasksTool.run([
+            "benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
+            "--format", "json", Fixture.burger,
+        ])
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
         for step in ["createMilliseconds", "decodeMilliseconds", "classifyMilliseconds", "decodeAndClassifyMilliseconds"] {
@@ -18,8 +20,10 @@ struct BenchmarkSampleCountTests {
             #expect(timing?["samples"] as? Int == 7, "\(step): \(json)")
         }
 
-        let table = try await VisionTasksTool.run(["benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
-                                                   Fixture.burger])
+        let table = try await VisionTasksTool.run([
+            "benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
+            Fixture.burger,
+        ])
         #expect(table.status == 0, "\(table)")
         let rows = table.stdoutLines.filter { $0.contains(" median ") }
         #expect(rows.count == 4 && rows.allSatisfy { $0.hasSuffix("   (7 samples)") }, "\(table)")

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 extension VisionTasksTool {
     /// Runs `vision-tasks` with arguments given as bytes, as a shell passes a file name that is
@@ -11,8 +11,9 @@ extension VisionTasksTool {
     /// Started with `posix_spawn`; stdout and stderr go to files, stdin is /dev/null; a run
     /// longer than `timeout` is killed and recorded as an issue.
     static func run(bytes arguments: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
-        let executable = try #require(executable, "vision-tasks not found next to the test bundle (looked for \(candidates.map(\.path)))",
-                                      sourceLocation: sourceLocation)
+        let executable = try #require(
+            executable, "vision-tasks not found next to the test bundle (looked for \(candidates.map(\.path)))",
+            sourceLocation: sourceLocation)
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let stdoutPath = folder.appendingPathComponent("stdout").path
@@ -26,12 +27,13 @@ extension VisionTasksTool {
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
         // argv: NUL-terminated copies (+1, freed below), then a null pointer.
-        let argv: [UnsafeMutablePointer<CChar>?] = ([Array(executable.path.utf8)] + arguments).map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            ([Array(executable.path.utf8)] + arguments).map { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                return copy
+            } + [nil]
         defer { argv.forEach { $0?.deallocate() } }
         var pid: pid_t = 0
         let spawned = argv.withUnsafeBufferPointer { pointers in
@@ -59,9 +61,10 @@ extension VisionTasksTool {
         let code = status.value.load(ordering: .sequentiallyConsistent)
         // WIFEXITED / WEXITSTATUS, or 128 + the signal, as a shell reports it.
         let exitStatus = code & 0x7F == 0 ? (code >> 8) & 0xFF : 128 + (code & 0x7F)
-        return Run(arguments: arguments.map { String(decoding: $0, as: UTF8.self) }, status: exitStatus,
-                   stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stdoutPath)), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stderrPath)), as: UTF8.self))
+        return Run(
+            arguments: arguments.map { String(decoding: $0, as: UTF8.self) }, status: exitStatus,
+            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stdoutPath)), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stderrPath)), as: UTF8.self))
     }
 }
 

@@ -29,8 +29,10 @@ enum ByteNamedFiles {
     /// time (so the full path may exceed PATH_MAX), and writes `contents` to a file called
     /// `fileName` in the deepest one. Returns the file's path bytes (too long to open by path).
     @discardableResult
-    static func writeNested(_ contents: Data, named fileName: String, depth: Int, folderName name: String,
-                            in folder: String) throws -> [UInt8] {
+    static func writeNested(
+        _ contents: Data, named fileName: String, depth: Int, folderName name: String,
+        in folder: String
+    ) throws -> [UInt8] {
         var descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(descriptor) }

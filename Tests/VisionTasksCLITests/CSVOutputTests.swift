@@ -1,19 +1,24 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--format csv` of classify and label: read back with Python's csv module (as spreadsheets
 /// and pandas would read it), it holds exactly what `--format json` prints.
-@Suite(.enabled(if: TestData.isAvailable && ExternalProgram.find(["python3"]) != nil,
-                Comment(rawValue: TestData.isAvailable ? "python3 is not installed" : TestData.missingReason)))
+@Suite(
+    .enabled(
+        if: TestData.isAvailable && ExternalProgram.find(["python3"]) != nil,
+        Comment(rawValue: TestData.isAvailable ? "python3 is not installed" : TestData.missingReason)))
 struct CSVOutputTests {
-    static let classifyHeader = ["image", "headIndex", "headName", "rank", "index", "categoryName", "displayName", "score", "error"]
+    static let classifyHeader = [
+        "image", "headIndex", "headName", "rank", "index", "categoryName", "displayName", "score", "error",
+    ]
     static let labelHeader = ["image", "rank", "index", "text", "confidence", "error"]
 
     /// The records of `csv`, as Python's csv module reads them (header included).
     static func parse(_ csv: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [[String]] {
         let python = try #require(ExternalProgram.find(["python3"]), sourceLocation: sourceLocation)
-        let script = "import csv, io, json, sys\n"
+        let script =
+            "import csv, io, json, sys\n"
             + "print(json.dumps(list(csv.reader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))))"
         let run = try await ExternalProgram.run(python, ["-c", script], input: Data(csv.utf8), sourceLocation: sourceLocation)
         try #require(run.status == 0, "\(run)", sourceLocation: sourceLocation)
@@ -23,13 +28,17 @@ struct CSVOutputTests {
     /// classify's records for `outcomes`, as the documentation describes them.
     static func expectedRecords(_ outcomes: [ImageOutcome]) -> [[String]] {
         outcomes.flatMap { outcome -> [[String]] in
-            if let error = outcome.error { return [[outcome.image, "", "", "", "", "", "", "", "\(error.code): \(error.message)"]] }
+            if let error = outcome.error {
+                return [[outcome.image, "", "", "", "", "", "", "", "\(error.code): \(error.message)"]]
+            }
             return (outcome.classifications ?? []).flatMap { head -> [[String]] in
                 let prefix = [outcome.image, String(head.headIndex), head.headName ?? ""]
                 guard !head.categories.isEmpty else { return [prefix + ["", "", "", "", "", ""]] }
                 return head.categories.enumerated().map { rank, category in
-                    prefix + [String(rank + 1), String(category.index), category.categoryName ?? "", category.displayName ?? "",
-                              String(category.score), ""]
+                    prefix + [
+                        String(rank + 1), String(category.index), category.categoryName ?? "", category.displayName ?? "",
+                        String(category.score), "",
+                    ]
                 }
             }
         }
@@ -38,7 +47,9 @@ struct CSVOutputTests {
     /// Every shared photo, all categories above 0.01: the CSV equals the JSON, scores included
     /// (compared as numbers, as a reader parses them).
     @Test func classifyCSVEqualsJSON() async throws {
-        let options = ["--model", Fixture.quantModel, "--score-threshold", "0.01", "--max-results", "-1", TestData.url("images").path]
+        let options = [
+            "--model", Fixture.quantModel, "--score-threshold", "0.01", "--max-results", "-1", TestData.url("images").path,
+        ]
         let json = try await VisionTasksTool.run(["classify", "--format", "json"] + options)
         let csv = try await VisionTasksTool.run(["classify", "--format", "csv"] + options)
         #expect(json.status == 0 && csv.status == 0, "\(csv)")
@@ -78,7 +89,9 @@ struct CSVOutputTests {
         #expect(records.dropFirst().map { $0[0] } == [awkward, awkward, missing])
         #expect(records.last?[8].hasPrefix("NOT_FOUND: ") == true, "\(csv)")
         #expect(csv.diagnostics.count == 1 && csv.diagnostics[0].contains("error: NOT_FOUND"), "\(csv)")
-        #expect(csv.stdout.contains("\n\"\(directory.path)/a,\"\"b\"\"\nc.jpg\",0,"), "the quoted field as RFC 4180 writes it:\n\(csv)")
+        #expect(
+            csv.stdout.contains("\n\"\(directory.path)/a,\"\"b\"\"\nc.jpg\",0,"),
+            "the quoted field as RFC 4180 writes it:\n\(csv)")
     }
 
     /// label: labels with commas and quotes, read back exactly as JSON has them.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Category names with control characters (from a labels file, which anyone can write): the
 /// table shows them escaped, so they cannot move the cursor, color the terminal or split a row;
@@ -16,11 +16,12 @@ struct CategoryNameEscapingTests {
 
         let table = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, Fixture.burger])
         #expect(table.status == 0, "\(table)")
-        #expect(table.stdoutLines == [
-            Fixture.burger,
-            "  index  text" + String(repeating: " ", count: 18) + "confidence",
-            "      2  ro\\u{1B}[31mses\\tred     0.96484",
-        ], "\(table)")
+        #expect(
+            table.stdoutLines == [
+                Fixture.burger,
+                "  index  text" + String(repeating: " ", count: 18) + "confidence",
+                "      2  ro\\u{1B}[31mses\\tred     0.96484",
+            ], "\(table)")
 
         let json = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", "json", Fixture.burger])
         #expect(json.status == 0, "\(json)")

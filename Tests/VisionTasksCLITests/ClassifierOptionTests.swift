@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The classifier options on the command line, checked against MediaPipe's answers.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
@@ -10,8 +10,9 @@ struct ClassifierOptionTests {
         model: String = Fixture.quantModel, _ options: [String], image: String = Fixture.burger,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [ImageOutcome.Category] {
-        let run = try await VisionTasksTool.run(["classify", "--model", model, "--format", "json"] + options + [image],
-                                                sourceLocation: sourceLocation)
+        let run = try await VisionTasksTool.run(
+            ["classify", "--model", model, "--format", "json"] + options + [image],
+            sourceLocation: sourceLocation)
         #expect(run.status == 0, "\(run)", sourceLocation: sourceLocation)
         let outcomes = try run.jsonOutcomes(sourceLocation: sourceLocation)
         try #require(outcomes.count == 1, "\(run)", sourceLocation: sourceLocation)
@@ -58,7 +59,8 @@ struct ClassifierOptionTests {
     @Test func regionOfInterestFindsTheSoccerBall() async throws {
         let whole = try await categories(model: Fixture.floatModel, [], image: Fixture.multiObjects)
         #expect(whole.first?.index != 806, "the whole picture is not mainly a soccer ball")
-        let region = try await categories(model: Fixture.floatModel, ["--roi", "0.45,0.3075,0.164,0.427"], image: Fixture.multiObjects)
+        let region = try await categories(
+            model: Fixture.floatModel, ["--roi", "0.45,0.3075,0.164,0.427"], image: Fixture.multiObjects)
         #expect(region.first?.index == 806)
         #expect(region.first?.categoryName == "soccer ball")
     }
@@ -98,7 +100,9 @@ struct ClassifierOptionTests {
         var options: [String] {
             var options = ["--rotation", String(rotationDegrees)]
             if let roi {
-                options += ["--roi", [roi[0], roi[1], roi[2] - roi[0], roi[3] - roi[1]].map { String($0) }.joined(separator: ",")]
+                options += [
+                    "--roi", [roi[0], roi[1], roi[2] - roi[0], roi[3] - roi[1]].map { String($0) }.joined(separator: ","),
+                ]
             }
             return options
         }
@@ -108,7 +112,8 @@ struct ClassifierOptionTests {
 
     static let regionCases: [RegionCase] = {
         guard TestData.isAvailable, let data = try? TestData.bytes("expected/mediapipe_roi_rotation.json"),
-              let byModel = try? JSONDecoder().decode([String: [RegionCase]].self, from: data) else { return [] }
+            let byModel = try? JSONDecoder().decode([String: [RegionCase]].self, from: data)
+        else { return [] }
         return byModel.keys.sorted().flatMap { model in
             byModel[model]!.map { item in
                 var item = item
@@ -127,8 +132,10 @@ struct ClassifierOptionTests {
     /// by more than it (the testdata README's definition of a faithful answer).
     @Test(arguments: regionCases)
     func regionAndRotationMatchMediaPipe(_ item: RegionCase) async throws {
-        let categories = try await categories(model: TestData.model(item.model).path, item.options + ["--max-results", "-1"],
-                                              image: Fixture.image(item.image))
-        expectMatchesReference(categories, item.categories, tolerance: Fixture.jpegTolerance(model: item.model), item.testDescription)
+        let categories = try await categories(
+            model: TestData.model(item.model).path, item.options + ["--max-results", "-1"],
+            image: Fixture.image(item.image))
+        expectMatchesReference(
+            categories, item.categories, tolerance: Fixture.jpegTolerance(model: item.model), item.testDescription)
     }
 }

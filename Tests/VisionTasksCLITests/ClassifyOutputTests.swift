@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vision-tasks classify` output in its three formats, run on the built executable.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
@@ -17,8 +17,11 @@ struct ClassifyOutputTests {
         #expect(lines[1] == "  head 0 (probability)")
         #expect(lines[2].split(separator: " ") == ["index", "category", "name", "display", "name", "score"])
         #expect(lines[3].split(separator: " ") == ["934", "cheeseburger", "0.97266"])
-        let expected = String(format: "%.5f", try #require(
-            try Fixture.mediaPipeCategories(model: Fixture.quantModelName, image: "burger.jpg").first).score)
+        let expected = String(
+            format: "%.5f",
+            try #require(
+                try Fixture.mediaPipeCategories(model: Fixture.quantModelName, image: "burger.jpg").first
+            ).score)
         #expect(lines[3].hasSuffix(" \(expected)"), "MediaPipe's score is \(expected)")
     }
 
@@ -33,26 +36,34 @@ struct ClassifyOutputTests {
     /// The table layout: right-aligned index and score, names padded, the head name in
     /// parentheses when there is one. Scores and names are MediaPipe's (expected/*.json).
     static let tableCases: [TableCase] = [
-        TableCase(id: "labels, no display names", options: ["--model", Fixture.quantModel], lines: [
-            "  head 0 (probability)",
-            "    index  category name  display name    score",
-            "      934  cheeseburger                 0.97266",
-        ]),
-        TableCase(id: "Spanish display names", options: ["--model", Fixture.localizedModel, "--locale", "es"], lines: [
-            "  head 0 (MobilenetV1/Predictions/Reshape_1)",
-            "    index  category name  display name             score",
-            "      934  /m/00934       hamburguesa con queso  0.97266",
-        ]),
-        TableCase(id: "no labels, no head name", options: ["--model", Fixture.unlabeledModel], lines: [
-            "  head 0",
-            "    index  category name  display name    score",
-            "      934                               0.97266",
-        ]),
-        TableCase(id: "nothing above the threshold", options: ["--model", Fixture.quantModel, "--score-threshold", "0.99"], lines: [
-            "  head 0 (probability)",
-            "    index  category name  display name  score",
-            "    (no category at or above the score threshold)",
-        ]),
+        TableCase(
+            id: "labels, no display names", options: ["--model", Fixture.quantModel],
+            lines: [
+                "  head 0 (probability)",
+                "    index  category name  display name    score",
+                "      934  cheeseburger                 0.97266",
+            ]),
+        TableCase(
+            id: "Spanish display names", options: ["--model", Fixture.localizedModel, "--locale", "es"],
+            lines: [
+                "  head 0 (MobilenetV1/Predictions/Reshape_1)",
+                "    index  category name  display name             score",
+                "      934  /m/00934       hamburguesa con queso  0.97266",
+            ]),
+        TableCase(
+            id: "no labels, no head name", options: ["--model", Fixture.unlabeledModel],
+            lines: [
+                "  head 0",
+                "    index  category name  display name    score",
+                "      934                               0.97266",
+            ]),
+        TableCase(
+            id: "nothing above the threshold", options: ["--model", Fixture.quantModel, "--score-threshold", "0.99"],
+            lines: [
+                "  head 0 (probability)",
+                "    index  category name  display name  score",
+                "    (no category at or above the score threshold)",
+            ]),
     ]
 
     @Test(arguments: tableCases)
@@ -67,7 +78,8 @@ struct ClassifyOutputTests {
     /// from the model are null, scores are MediaPipe's.
     @Test func jsonHasTheDocumentedShapeAndValues() async throws {
         let run = try await VisionTasksTool.run([
-            "classify", "--model", Fixture.quantModel, "--format", "json", "--max-results", "3", Fixture.burger, Fixture.sparrowPNG,
+            "classify", "--model", Fixture.quantModel, "--format", "json", "--max-results", "3", Fixture.burger,
+            Fixture.sparrowPNG,
         ])
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
@@ -127,8 +139,9 @@ struct ClassifyOutputTests {
             let name = URL(fileURLWithPath: outcome.image).lastPathComponent
             #expect(outcome.error == nil, "\(name)")
             #expect(outcome.categories.count == 5, "\(name)")
-            #expect(outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: name)),
-                    "\(name)")
+            #expect(
+                outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: name)),
+                "\(name)")
         }
     }
 
@@ -147,7 +160,8 @@ struct ClassifyOutputTests {
     /// `.sortedKeys`, JSONEncoder's key order changes with each process's hash seed.)
     @Test func jsonOutputIsTheSameOnEveryRun() async throws {
         let arguments = ["classify", "--model", Fixture.quantModel, "--format", "json", "--max-results", "1", Fixture.burger]
-        let snapshot = #"[{"classifications":[{"categories":[{"categoryName":"cheeseburger","displayName":null,"index":934,"#
+        let snapshot =
+            #"[{"classifications":[{"categories":[{"categoryName":"cheeseburger","displayName":null,"index":934,"#
             + #""score":0.97265625}],"headIndex":0,"headName":"probability"}],"image":"\#(Fixture.burger)"}]"#
         for _ in 0..<3 {
             let run = try await VisionTasksTool.run(arguments)

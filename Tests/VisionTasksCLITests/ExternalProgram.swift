@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs a program the report and CSV tests need besides `vision-tasks` (headless Chromium,
 /// python3), found on `PATH`, with stdout and stderr captured through files.
@@ -20,7 +20,8 @@ enum ExternalProgram {
     static func find(_ names: [String]) -> String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for name in names {
-            if let found = directories.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+            if let found = directories.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+            {
                 return found
             }
         }
@@ -30,8 +31,10 @@ enum ExternalProgram {
     /// Runs `executable` with `arguments` and `input` on stdin, waiting on a thread of its own;
     /// `safetyNet` seconds is only a guard against a hang (the process is then killed and the
     /// run fails).
-    static func run(_ executable: String, _ arguments: [String], input: Data = Data(), safetyNet: Double = 300,
-                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
+    static func run(
+        _ executable: String, _ arguments: [String], input: Data = Data(), safetyNet: Double = 300,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Run {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputURL = folder.appendingPathComponent("stdin")
@@ -61,7 +64,8 @@ enum ExternalProgram {
             Issue.record("\(command) did not finish within \(safetyNet) s; killed", sourceLocation: sourceLocation)
             throw CancellationError()
         }
-        return Run(command: command, status: process.terminationStatus, stdout: try Data(contentsOf: outputURL),
-                   stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+        return Run(
+            command: command, status: process.terminationStatus, stdout: try Data(contentsOf: outputURL),
+            stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Paths of the shared models and photos the CLI tests pass to `vision-tasks`, and MediaPipe's
 /// answers for them from `testdata/expected`.
@@ -36,29 +36,38 @@ enum Fixture {
     }
 
     /// MediaPipe's categories (top 10, image mode, default options) for a shared model and photo.
-    static func mediaPipeCategories(model: String, image: String,
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws -> [ExpectedCategory] {
+    static func mediaPipeCategories(
+        model: String, image: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [ExpectedCategory] {
         let object = try JSONSerialization.jsonObject(with: try TestData.bytes("expected/mediapipe_image_mode.json"))
-        let entry = try #require((object as? [String: Any])?[model] as? [String: Any],
-                                 "no \(model) in mediapipe_image_mode.json", sourceLocation: sourceLocation)
-        let heads = try #require(entry[image], "no \(model) / \(image) in mediapipe_image_mode.json",
-                                 sourceLocation: sourceLocation)
+        let entry = try #require(
+            (object as? [String: Any])?[model] as? [String: Any],
+            "no \(model) in mediapipe_image_mode.json", sourceLocation: sourceLocation)
+        let heads = try #require(
+            entry[image], "no \(model) / \(image) in mediapipe_image_mode.json",
+            sourceLocation: sourceLocation)
         let data = try JSONSerialization.data(withJSONObject: heads)
-        return try #require(try JSONDecoder().decode([ImageModeHead].self, from: data).first,
-                            sourceLocation: sourceLocation).categories
+        return try #require(
+            try JSONDecoder().decode([ImageModeHead].self, from: data).first,
+            sourceLocation: sourceLocation
+        ).categories
     }
 
     /// MediaPipe's error text for a model it refuses, from `expected/mediapipe_image_mode.json`.
     static func mediaPipeError(model: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let object = try JSONSerialization.jsonObject(with: try TestData.bytes("expected/mediapipe_image_mode.json"))
         let entry = (object as? [String: Any])?[model] as? [String: Any]
-        return try #require(entry?["error"] as? String, "no error for \(model) in mediapipe_image_mode.json",
-                            sourceLocation: sourceLocation)
+        return try #require(
+            entry?["error"] as? String, "no error for \(model) in mediapipe_image_mode.json",
+            sourceLocation: sourceLocation)
     }
 
     /// The category index MediaPipe ranks first for a shared model and photo.
     static func mediaPipeTop(model: String, image: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
-        try #require(try mediaPipeCategories(model: model, image: image, sourceLocation: sourceLocation).first,
-                     sourceLocation: sourceLocation).index
+        try #require(
+            try mediaPipeCategories(model: model, image: image, sourceLocation: sourceLocation).first,
+            sourceLocation: sourceLocation
+        ).index
     }
 }

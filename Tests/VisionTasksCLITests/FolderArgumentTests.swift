@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Folder arguments: searched recursively for .jpg, .jpeg, .png and .webp files, sorted by path,
 /// other files skipped. The folders are made at test time in a temporary directory with copies
@@ -11,12 +11,14 @@ struct FolderArgumentTests {
     private func populate(_ folder: URL, photos: [String: String], textFiles: [String] = []) throws {
         for (relativePath, photo) in photos {
             let destination = folder.appendingPathComponent(relativePath)
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: TestData.image(photo), to: destination)
         }
         for relativePath in textFiles {
             let destination = folder.appendingPathComponent(relativePath)
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("not an image\n".utf8).write(to: destination)
         }
     }
@@ -41,8 +43,9 @@ struct FolderArgumentTests {
         for (outcome, relativePath) in zip(outcomes, expectedOrder) {
             let photo = try #require(photos[relativePath])
             #expect(outcome.error == nil, "\(relativePath)")
-            #expect(outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: photo)),
-                    "\(relativePath) is a copy of \(photo)")
+            #expect(
+                outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: photo)),
+                "\(relativePath) is a copy of \(photo)")
         }
     }
 
@@ -71,7 +74,8 @@ struct FolderArgumentTests {
             "classify", "--model", Fixture.quantModel, "--format", "jsonl", Fixture.sparrowPNG, folder.path, Fixture.burger,
         ])
         #expect(run.status == 0, "\(run)")
-        #expect(try run.jsonlOutcomes().map(\.image)
+        #expect(
+            try run.jsonlOutcomes().map(\.image)
                 == [Fixture.sparrowPNG, folder.path + "/x.png", folder.path + "/y.jpg", Fixture.burger])
     }
 
@@ -91,7 +95,8 @@ struct FolderArgumentTests {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try populate(folder, photos: ["b.png": "sparrow.png"])
-        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("a.jpg"), withDestinationURL: TestData.image("burger.jpg"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("a.jpg"), withDestinationURL: TestData.image("burger.jpg"))
         let run = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--format", "jsonl", folder.path])
         #expect(run.status == 0, "\(run)")
         let outcomes = try run.jsonlOutcomes()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--help` texts: printed on stdout with status 0, listing every command and option.
 /// These need no test data.

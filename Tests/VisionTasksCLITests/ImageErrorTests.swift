@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Images that cannot be read among good ones: each is reported with its path and reason, the
 /// others are still classified, and the exit status is 1.
@@ -17,8 +17,9 @@ struct ImageErrorTests {
     static let badImages = [
         BadImage(name: "missing.jpg", contents: nil, code: "NOT_FOUND"),
         BadImage(name: "empty.jpg", contents: Data(), code: "INVALID_ARGUMENT"),
-        BadImage(name: "garbage.png", contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }),
-                 code: "INVALID_ARGUMENT"),
+        BadImage(
+            name: "garbage.png", contents: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }),
+            code: "INVALID_ARGUMENT"),
     ]
 
     /// The arguments: a good photo, the bad files, another good photo at the end, interleaved.
@@ -53,8 +54,9 @@ struct ImageErrorTests {
                 #expect(error.message.contains(name), "\(name): the reason names the file: \(error.message)")
             } else {
                 #expect(outcome.error == nil, "\(name)")
-                #expect(outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: name)),
-                        "\(name)")
+                #expect(
+                    outcome.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: name)),
+                    "\(name)")
             }
         }
 
@@ -86,8 +88,11 @@ struct ImageErrorTests {
         let printedImages = run.stdoutLines.filter { !$0.hasPrefix(" ") }
         #expect(printedImages == [Fixture.burger, Fixture.sparrowPNG], "\(run)")
         let rows = run.stdoutLines.filter { $0.hasPrefix("      ") }.map { $0.split(separator: " ").first.map(String.init) }
-        #expect(rows == [String(try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")),
-                         String(try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "sparrow.png"))])
+        #expect(
+            rows == [
+                String(try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")),
+                String(try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "sparrow.png")),
+            ])
     }
 
     /// Only bad images: nothing is classified, every one is reported, status 1.
@@ -111,8 +116,9 @@ struct ImageErrorTests {
         ])
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics.first == "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
-            + "Expected RectF values to be in [0,1]. Got left 0.5, top 0.5, right 1.1, bottom 1.1. Given '0.5,0.5,0.6,0.6'.",
+        #expect(
+            run.diagnostics.first == "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
+                + "Expected RectF values to be in [0,1]. Got left 0.5, top 0.5, right 1.1, bottom 1.1. Given '0.5,0.5,0.6,0.6'.",
             "\(run)")
     }
 }

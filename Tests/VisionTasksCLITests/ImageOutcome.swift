@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One image's entry in `classify --format json|jsonl` output, as README documents it:
 /// `{"image", "classifications": [{"headIndex", "headName", "categories": [{"index", "score",
@@ -49,15 +49,17 @@ struct ImageOutcome: Decodable, Equatable, Sendable {
 extension VisionTasksTool.Run {
     /// stdout of `--format json`: exactly one JSON array of outcomes.
     func jsonOutcomes(sourceLocation: SourceLocation = #_sourceLocation) throws -> [ImageOutcome] {
-        try #require(try? JSONDecoder().decode([ImageOutcome].self, from: Data(stdout.utf8)),
-                     "stdout is not one JSON array of image outcomes:\n\(self)", sourceLocation: sourceLocation)
+        try #require(
+            try? JSONDecoder().decode([ImageOutcome].self, from: Data(stdout.utf8)),
+            "stdout is not one JSON array of image outcomes:\n\(self)", sourceLocation: sourceLocation)
     }
 
     /// stdout of `--format jsonl`: one JSON object per line.
     func jsonlOutcomes(sourceLocation: SourceLocation = #_sourceLocation) throws -> [ImageOutcome] {
         try stdoutLines.enumerated().map { number, line in
-            try #require(try? JSONDecoder().decode(ImageOutcome.self, from: Data(line.utf8)),
-                         "stdout line \(number + 1) is not one JSON image outcome:\n\(self)", sourceLocation: sourceLocation)
+            try #require(
+                try? JSONDecoder().decode(ImageOutcome.self, from: Data(line.utf8)),
+                "stdout line \(number + 1) is not one JSON image outcome:\n\(self)", sourceLocation: sourceLocation)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vision-tasks label` with an AutoML export made at test time: table, json and jsonl output,
 /// the confidence threshold and `--max-results`, checked against MediaPipe's scores on the same
@@ -14,11 +14,12 @@ struct LabelCommandTests {
         let run = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, Fixture.burger])
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
-        #expect(run.stdoutLines == [
-            Fixture.burger,
-            "  index  text   confidence",
-            "      2  roses     0.96484",
-        ], "\(run)")
+        #expect(
+            run.stdoutLines == [
+                Fixture.burger,
+                "  index  text   confidence",
+                "      2  roses     0.96484",
+            ], "\(run)")
         let reference = try #require(try LabelReference.categories(image: "burger.jpg").first)
         #expect(reference.index == 2 && String(format: "%.5f", reference.score) == "0.96484", "MediaPipe's answer")
     }
@@ -45,8 +46,9 @@ struct LabelCommandTests {
             #expect(reference.count == AutoMLExportFolder.flowers.count, "the reference lists every category of \(name)")
             if threshold > 0 {
                 // Otherwise one step of difference could move a category across the threshold.
-                try #require(reference.allSatisfy { abs($0.score - threshold) > LabelReference.step },
-                             "\(name) has a score within one step of \(threshold): choose another threshold")
+                try #require(
+                    reference.allSatisfy { abs($0.score - threshold) > LabelReference.step },
+                    "\(name) has a score within one step of \(threshold): choose another threshold")
             }
             #expect(outcome.error == nil, "\(name)")
             let labels = try #require(outcome.labels, "\(name) has no labels key:\n\(run)")
@@ -59,8 +61,9 @@ struct LabelCommandTests {
             for label in labels {
                 #expect(label.text == AutoMLExportFolder.flowers[label.index], "\(name): text from dict.txt")
                 let category = try #require(expected.first { $0.index == label.index })
-                #expect(abs(label.confidence - category.score) <= LabelReference.step,
-                        "\(name) \(label.text): \(label.confidence), MediaPipe \(category.score)")
+                #expect(
+                    abs(label.confidence - category.score) <= LabelReference.step,
+                    "\(name) \(label.text): \(label.confidence), MediaPipe \(category.score)")
             }
         }
         // The thresholds do filter: the totals for these 12 photos and 5 categories.
@@ -73,10 +76,11 @@ struct LabelCommandTests {
     func maxResultsKeepsTheBestLabels(maxResults: Int) async throws {
         let export = try AutoMLExportFolder()
         let names = ["cat.jpg", "dogs.jpg", "grace_hopper.jpg", "sparrow.jpg", "burger_rotation180.jpg"]
-        let run = try await VisionTasksTool.run([
-            "label", "--manifest", export.manifestPath, "--format", "json", "--confidence", "0", "--max-results",
-            String(maxResults),
-        ] + names.map(Fixture.image))
+        let run = try await VisionTasksTool.run(
+            [
+                "label", "--manifest", export.manifestPath, "--format", "json", "--confidence", "0", "--max-results",
+                String(maxResults),
+            ] + names.map(Fixture.image))
         #expect(run.status == 0, "\(run)")
         let outcomes = try run.jsonOutcomes()
         try #require(outcomes.count == names.count, "\(run)")
@@ -102,8 +106,11 @@ struct LabelCommandTests {
     ])
     func thresholdAndMaxResultsTogether(options: [String], maxResults: Int, image: String, texts: [String]) async throws {
         let export = try AutoMLExportFolder()
-        let run = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", "json",
-                                                 "--max-results", String(maxResults)] + options + [Fixture.image(image)])
+        let run = try await VisionTasksTool.run(
+            [
+                "label", "--manifest", export.manifestPath, "--format", "json",
+                "--max-results", String(maxResults),
+            ] + options + [Fixture.image(image)])
         #expect(run.status == 0, "\(run)")
         #expect(try run.singleImageLabels().map(\.text) == texts, "\(run)")
     }
@@ -117,8 +124,10 @@ struct LabelCommandTests {
         #expect(table.status == 0, "\(table)")
         #expect(table.stdoutLines == [Fixture.burger, "  index  text  confidence", "      2  Rosa     0.96484"], "\(table)")
 
-        let json = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", "json",
-                                                  "--confidence", "0", Fixture.image("cat.jpg")])
+        let json = try await VisionTasksTool.run([
+            "label", "--manifest", export.manifestPath, "--format", "json",
+            "--confidence", "0", Fixture.image("cat.jpg"),
+        ])
         #expect(json.status == 0, "\(json)")
         let labels = try json.singleImageLabels()
         #expect(labels.map(\.text) == ["Tulipa", "Rosa", "Bellis perennis", "Helianthus", "Taraxacum"], "\(json)")
@@ -129,26 +138,34 @@ struct LabelCommandTests {
     /// when no label reaches the threshold.
     @Test func tableListsEachImageAndSaysWhenNothingIsAboveTheThreshold() async throws {
         let export = try AutoMLExportFolder()
-        let run = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--confidence", "0.3",
-                                                 Fixture.image("dogs.jpg"), Fixture.image("sparrow.png"), Fixture.burger])
+        let run = try await VisionTasksTool.run([
+            "label", "--manifest", export.manifestPath, "--confidence", "0.3",
+            Fixture.image("dogs.jpg"), Fixture.image("sparrow.png"), Fixture.burger,
+        ])
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutLines == [
-            Fixture.image("dogs.jpg"),
-            "  index  text    confidence",
-            "      4  tulips     0.44531",
-            "      2  roses      0.37891",
-            Fixture.image("sparrow.png"),
-            "  index  text   confidence",
-            "      0  daisy     0.89844",
-            Fixture.burger,
-            "  index  text   confidence",
-            "      2  roses     0.96484",
-        ], "\(run)")
+        #expect(
+            run.stdoutLines == [
+                Fixture.image("dogs.jpg"),
+                "  index  text    confidence",
+                "      4  tulips     0.44531",
+                "      2  roses      0.37891",
+                Fixture.image("sparrow.png"),
+                "  index  text   confidence",
+                "      0  daisy     0.89844",
+                Fixture.burger,
+                "  index  text   confidence",
+                "      2  roses     0.96484",
+            ], "\(run)")
 
-        let none = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--confidence", "0.99", Fixture.burger])
+        let none = try await VisionTasksTool.run([
+            "label", "--manifest", export.manifestPath, "--confidence", "0.99", Fixture.burger,
+        ])
         #expect(none.status == 0, "no label is not an error:\n\(none)")
-        #expect(none.stdoutLines == [Fixture.burger, "  index  text  confidence", "  (no label at or above the confidence threshold)"],
-                "\(none)")
+        #expect(
+            none.stdoutLines == [
+                Fixture.burger, "  index  text  confidence", "  (no label at or above the confidence threshold)",
+            ],
+            "\(none)")
         #expect(none.diagnostics.isEmpty, "\(none)")
     }
 
@@ -160,7 +177,8 @@ struct LabelCommandTests {
         let run = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", "json"] + images)
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
-        let snapshot = #"[{"image":"\#(images[0])","labels":[{"confidence":0.96484375,"index":2,"text":"roses"}]},"#
+        let snapshot =
+            #"[{"image":"\#(images[0])","labels":[{"confidence":0.96484375,"index":2,"text":"roses"}]},"#
             + #"{"image":"\#(images[1])","labels":[]}]"#
         #expect(run.stdoutLines == [snapshot], "\(run)")
 
@@ -190,9 +208,10 @@ struct LabelCommandTests {
         }
         let outcomes = try jsonl.jsonlOutcomes()
         #expect(outcomes.map(\.image) == images)
-        #expect(outcomes.map { $0.labels?.map(\.text) ?? ["missing"] } == [
-            ["daisy"], ["roses"], ["tulips", "roses"], ["roses"], ["roses"],
-        ], "\(jsonl)")
+        #expect(
+            outcomes.map { $0.labels?.map(\.text) ?? ["missing"] } == [
+                ["daisy"], ["roses"], ["tulips", "roses"], ["roses"], ["roses"],
+            ], "\(jsonl)")
 
         let json = try await VisionTasksTool.run(arguments + ["--format=json"])
         #expect(json.status == 0, "\(json)")
@@ -286,8 +305,9 @@ struct CustomModelLabelTests {
     /// score; texts are the metadata's labels.
     @Test(arguments: [(nil, 10), ("1", 1), ("3", 3), ("25", 25)] as [(String?, Int)])
     func maxResultsLimitsTheLabels(maxResults: String?, count: Int) async throws {
-        let run = try await VisionTasksTool.run(["label", "--model", Fixture.quantModel, "--format", "json"]
-                                                + (maxResults.map { ["--max-results", $0] } ?? []) + [Fixture.burger])
+        let run = try await VisionTasksTool.run(
+            ["label", "--model", Fixture.quantModel, "--format", "json"]
+                + (maxResults.map { ["--max-results", $0] } ?? []) + [Fixture.burger])
         #expect(run.status == 0, "\(run)")
         let labels = try run.singleImageLabels()
         #expect(labels.count == count, "\(run)")
@@ -295,7 +315,9 @@ struct CustomModelLabelTests {
         #expect(top.index == 934 && top.text == "cheeseburger", "\(run)")
         let reference = try LabelReference.categories(model: Fixture.quantModelName, image: "burger.jpg")
         #expect(reference.first?.index == 934)
-        #expect(abs(top.confidence - (reference.first?.score ?? -1)) <= LabelReference.step, "MediaPipe: \(reference.first?.score ?? -1)")
+        #expect(
+            abs(top.confidence - (reference.first?.score ?? -1)) <= LabelReference.step,
+            "MediaPipe: \(reference.first?.score ?? -1)")
         #expect(isLabelOrder(labels), "\(labels)")
         #expect(labels.allSatisfy { !$0.text.isEmpty }, "every MobileNet output has a label")
         for label in labels {
@@ -309,8 +331,10 @@ struct CustomModelLabelTests {
     }
 
     @Test func confidenceFiltersCustomModelLabels() async throws {
-        let run = try await VisionTasksTool.run(["label", "--model", Fixture.quantModel, "--format", "json",
-                                                 "--confidence", "0.5", Fixture.burger])
+        let run = try await VisionTasksTool.run([
+            "label", "--model", Fixture.quantModel, "--format", "json",
+            "--confidence", "0.5", Fixture.burger,
+        ])
         #expect(run.status == 0, "\(run)")
         #expect(try run.singleImageLabels().map(\.text) == ["cheeseburger"], "\(run)")
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vision-tasks label` with an export or model it cannot use: status 1, nothing on stdout, one
 /// message on stderr naming the file at fault; no image is looked at.
@@ -24,30 +24,39 @@ struct LabelManifestErrorTests {
 
     static let cases: [ManifestCase] = [
         ManifestCase(id: "missing manifest", manifest: nil, culprit: .manifest, mentions: ["NOT_FOUND"]),
-        ManifestCase(id: "wrong modelType",
-                     manifest: #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "OBJECT_DETECTION"}"#,
-                     culprit: .manifest, mentions: ["OBJECT_DETECTION", "IMAGE_LABELING"]),
-        ManifestCase(id: "modelFile leaves the folder",
-                     manifest: #"{"modelFile": "../../etc/passwd", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,
-                     culprit: .manifest, mentions: ["../../etc/passwd", "modelFile"]),
-        ManifestCase(id: "absolute labelsFile",
-                     manifest: #"{"modelFile": "model.tflite", "labelsFile": "/etc/passwd", "modelType": "IMAGE_LABELING"}"#,
-                     culprit: .manifest, mentions: ["/etc/passwd", "labelsFile"]),
+        ManifestCase(
+            id: "wrong modelType",
+            manifest: #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "OBJECT_DETECTION"}"#,
+            culprit: .manifest, mentions: ["OBJECT_DETECTION", "IMAGE_LABELING"]),
+        ManifestCase(
+            id: "modelFile leaves the folder",
+            manifest: #"{"modelFile": "../../etc/passwd", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,
+            culprit: .manifest, mentions: ["../../etc/passwd", "modelFile"]),
+        ManifestCase(
+            id: "absolute labelsFile",
+            manifest: #"{"modelFile": "model.tflite", "labelsFile": "/etc/passwd", "modelType": "IMAGE_LABELING"}"#,
+            culprit: .manifest, mentions: ["/etc/passwd", "labelsFile"]),
         ManifestCase(id: "not JSON", manifest: "modelFile = model.tflite", culprit: .manifest, mentions: ["JSON"]),
-        ManifestCase(id: "missing key", manifest: #"{"modelFile": "model.tflite", "modelType": "IMAGE_LABELING"}"#,
-                     culprit: .manifest, mentions: ["labelsFile"]),
-        ManifestCase(id: "dict.txt with 4 lines", manifest: AutoMLExportFolder.standardManifest,
-                     labels: Array(AutoMLExportFolder.flowers.prefix(4)), culprit: .labels, mentions: ["4"], modelMayLoad: true),
-        ManifestCase(id: "dict.txt with 6 lines", manifest: AutoMLExportFolder.standardManifest,
-                     labels: AutoMLExportFolder.flowers + ["lilies"], culprit: .labels, mentions: ["6"], modelMayLoad: true),
+        ManifestCase(
+            id: "missing key", manifest: #"{"modelFile": "model.tflite", "modelType": "IMAGE_LABELING"}"#,
+            culprit: .manifest, mentions: ["labelsFile"]),
+        ManifestCase(
+            id: "dict.txt with 4 lines", manifest: AutoMLExportFolder.standardManifest,
+            labels: Array(AutoMLExportFolder.flowers.prefix(4)), culprit: .labels, mentions: ["4"], modelMayLoad: true),
+        ManifestCase(
+            id: "dict.txt with 6 lines", manifest: AutoMLExportFolder.standardManifest,
+            labels: AutoMLExportFolder.flowers + ["lilies"], culprit: .labels, mentions: ["6"], modelMayLoad: true),
     ]
 
     @Test(arguments: cases)
     func unusableExportFailsNamingTheFileAtFault(_ item: ManifestCase) async throws {
         let export = try AutoMLExportFolder(manifest: item.manifest, labels: item.labels)
         for format in ["table", "json"] {
-            let run = try await VisionTasksTool.run(VisionTasksTool.verbose(["label", "--manifest", export.manifestPath,
-                                                                             "--format", format, Fixture.burger, Fixture.sparrowPNG]))
+            let run = try await VisionTasksTool.run(
+                VisionTasksTool.verbose([
+                    "label", "--manifest", export.manifestPath,
+                    "--format", format, Fixture.burger, Fixture.sparrowPNG,
+                ]))
             #expect(run.status == 1, "\(run)")
             #expect(run.stdout.isEmpty, "no image is labeled:\n\(run)")
             try #require(run.diagnostics.count == 1, "\(run)")
@@ -82,8 +91,9 @@ struct LabelManifestErrorTests {
         let run = try await VisionTasksTool.run(["label", "--model", path, "--format", "json", Fixture.burger])
         #expect(run.status == 1, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics.count == 1 && run.diagnostics[0].hasPrefix("error: ") && run.diagnostics[0].contains(path),
-                "\(run)")
+        #expect(
+            run.diagnostics.count == 1 && run.diagnostics[0].hasPrefix("error: ") && run.diagnostics[0].contains(path),
+            "\(run)")
     }
 }
 
@@ -101,34 +111,48 @@ struct LabelUsageErrorTests {
     }
 
     static let cases: [UsageCase] = [
-        UsageCase(id: "neither --manifest nor --model", arguments: ["IMAGE"], message: "error: --manifest or --model is required"),
-        UsageCase(id: "both --manifest and --model", arguments: ["--manifest", "MANIFEST", "--model", "MODEL", "IMAGE"],
-                  message: "error: give --manifest or --model, not both"),
-        UsageCase(id: "--confidence abc", arguments: ["--manifest", "MANIFEST", "--confidence", "abc", "IMAGE"],
-                  message: "error: --confidence expects a number, got 'abc'"),
-        UsageCase(id: "--confidence nan", arguments: ["--model", "MODEL", "--confidence", "nan", "IMAGE"],
-                  message: "error: --confidence expects a number, got 'nan'"),
+        UsageCase(
+            id: "neither --manifest nor --model", arguments: ["IMAGE"], message: "error: --manifest or --model is required"),
+        UsageCase(
+            id: "both --manifest and --model", arguments: ["--manifest", "MANIFEST", "--model", "MODEL", "IMAGE"],
+            message: "error: give --manifest or --model, not both"),
+        UsageCase(
+            id: "--confidence abc", arguments: ["--manifest", "MANIFEST", "--confidence", "abc", "IMAGE"],
+            message: "error: --confidence expects a number, got 'abc'"),
+        UsageCase(
+            id: "--confidence nan", arguments: ["--model", "MODEL", "--confidence", "nan", "IMAGE"],
+            message: "error: --confidence expects a number, got 'nan'"),
         UsageCase(id: "no images with --manifest", arguments: ["--manifest", "MANIFEST"], message: "error: no image given"),
-        UsageCase(id: "no images with --model", arguments: ["--model", "MODEL", "--format", "json"], message: "error: no image given"),
-        UsageCase(id: "--max-results not a number", arguments: ["--manifest", "MANIFEST", "--max-results", "all", "IMAGE"],
-                  message: "error: --max-results expects an integer, got 'all'"),
-        UsageCase(id: "bad --format", arguments: ["--manifest", "MANIFEST", "--format", "xml", "IMAGE"],
-                  message: "error: --format must be one of table, json, jsonl, csv, got 'xml'"),
-        UsageCase(id: "classify's option", arguments: ["--manifest", "MANIFEST", "--score-threshold", "0.5", "IMAGE"],
-                  message: "error: unknown option --score-threshold"),
-        UsageCase(id: "--manifest without its value", arguments: ["IMAGE", "--manifest"],
-                  message: "error: option --manifest needs a value"),
+        UsageCase(
+            id: "no images with --model", arguments: ["--model", "MODEL", "--format", "json"], message: "error: no image given"),
+        UsageCase(
+            id: "--max-results not a number", arguments: ["--manifest", "MANIFEST", "--max-results", "all", "IMAGE"],
+            message: "error: --max-results expects an integer, got 'all'"),
+        UsageCase(
+            id: "bad --format", arguments: ["--manifest", "MANIFEST", "--format", "xml", "IMAGE"],
+            message: "error: --format must be one of table, json, jsonl, csv, got 'xml'"),
+        UsageCase(
+            id: "classify's option", arguments: ["--manifest", "MANIFEST", "--score-threshold", "0.5", "IMAGE"],
+            message: "error: unknown option --score-threshold"),
+        UsageCase(
+            id: "--manifest without its value", arguments: ["IMAGE", "--manifest"],
+            message: "error: option --manifest needs a value"),
         // Out-of-range values: the labeler would refuse them (ML Kit silently uses its defaults).
-        UsageCase(id: "--confidence 1.5", arguments: ["--manifest", "MANIFEST", "--confidence", "1.5", "IMAGE"],
-                  message: "error: --confidence must be in [0, 1], got 1.5"),
-        UsageCase(id: "--confidence -0.1", arguments: ["--model", "MODEL", "--confidence", "-0.1", "IMAGE"],
-                  message: "error: --confidence must be in [0, 1], got -0.1"),
-        UsageCase(id: "--max-results 0", arguments: ["--manifest", "MANIFEST", "--max-results", "0", "IMAGE"],
-                  message: "error: --max-results must be at least 1, got 0"),
-        UsageCase(id: "--max-results -1", arguments: ["--model", "MODEL", "--max-results", "-1", "IMAGE"],
-                  message: "error: --max-results must be at least 1, got -1"),
-        UsageCase(id: "a folder without images", arguments: ["--manifest", "MANIFEST", "EMPTY_FOLDER"],
-                  message: "error: no .jpg, .jpeg, .png or .webp file in the folder EMPTY_FOLDER"),
+        UsageCase(
+            id: "--confidence 1.5", arguments: ["--manifest", "MANIFEST", "--confidence", "1.5", "IMAGE"],
+            message: "error: --confidence must be in [0, 1], got 1.5"),
+        UsageCase(
+            id: "--confidence -0.1", arguments: ["--model", "MODEL", "--confidence", "-0.1", "IMAGE"],
+            message: "error: --confidence must be in [0, 1], got -0.1"),
+        UsageCase(
+            id: "--max-results 0", arguments: ["--manifest", "MANIFEST", "--max-results", "0", "IMAGE"],
+            message: "error: --max-results must be at least 1, got 0"),
+        UsageCase(
+            id: "--max-results -1", arguments: ["--model", "MODEL", "--max-results", "-1", "IMAGE"],
+            message: "error: --max-results must be at least 1, got -1"),
+        UsageCase(
+            id: "a folder without images", arguments: ["--manifest", "MANIFEST", "EMPTY_FOLDER"],
+            message: "error: no .jpg, .jpeg, .png or .webp file in the folder EMPTY_FOLDER"),
     ]
 
     @Test(arguments: cases)
@@ -137,21 +161,29 @@ struct LabelUsageErrorTests {
         let emptyFolder = export.folder.appendingPathComponent("no photos")
         try FileManager.default.createDirectory(at: emptyFolder, withIntermediateDirectories: true)
         try Data("not a photo\n".utf8).write(to: emptyFolder.appendingPathComponent("notes.txt"))
-        let substitutes = ["MANIFEST": export.manifestPath, "MODEL": Fixture.quantModel, "IMAGE": Fixture.burger,
-                           "EMPTY_FOLDER": emptyFolder.path]
-        let run = try await VisionTasksTool.run(VisionTasksTool.verbose(["label"] + usage.arguments.map { substitutes[$0] ?? $0 }))
+        let substitutes = [
+            "MANIFEST": export.manifestPath, "MODEL": Fixture.quantModel, "IMAGE": Fixture.burger,
+            "EMPTY_FOLDER": emptyFolder.path,
+        ]
+        let run = try await VisionTasksTool.run(
+            VisionTasksTool.verbose(["label"] + usage.arguments.map { substitutes[$0] ?? $0 }))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics == [usage.message.replacingOccurrences(of: "EMPTY_FOLDER", with: emptyFolder.path),
-                                    "Run `vision-tasks label --help` for usage."], "\(run)")
+        #expect(
+            run.diagnostics == [
+                usage.message.replacingOccurrences(of: "EMPTY_FOLDER", with: emptyFolder.path),
+                "Run `vision-tasks label --help` for usage.",
+            ], "\(run)")
         #expect(!run.compiledModel, "usage is checked before the model is loaded:\n\(run)")
     }
 }
 
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
-    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "-h",
-                          "--help"]
+    static let options = [
+        "--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "-h",
+        "--help",
+    ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
     private func listedOptions(_ help: [String]) -> [String] {
@@ -163,8 +195,10 @@ struct LabelHelpTests {
         }
     }
 
-    @Test(arguments: [["label", "--help"], ["label", "-h"], ["label", "--manifest", "nowhere.json", "--help"],
-                      ["label", "--model", "a.tflite", "--manifest", "b.json", "-h"]])
+    @Test(arguments: [
+        ["label", "--help"], ["label", "-h"], ["label", "--manifest", "nowhere.json", "--help"],
+        ["label", "--model", "a.tflite", "--manifest", "b.json", "-h"],
+    ])
     func helpListsEveryOption(arguments: [String]) async throws {
         let run = try await VisionTasksTool.run(arguments)
         #expect(run.status == 0, "\(run)")

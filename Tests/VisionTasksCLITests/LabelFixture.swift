@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An AutoML Vision Edge export made at test time in a temporary folder from the shared flowers
 /// model: `model.tflite` (a copy of `models/automl_labeler_model.tflite`), `dict.txt` and
@@ -22,8 +22,9 @@ final class AutoMLExportFolder {
     ///   - labels: the lines of dict.txt.
     init(manifest: String? = AutoMLExportFolder.standardManifest, labels: [String] = AutoMLExportFolder.flowers) throws {
         folder = try TestData.temporaryDirectory()
-        try FileManager.default.copyItem(at: TestData.model("automl_labeler_model.tflite"),
-                                         to: folder.appendingPathComponent("model.tflite"))
+        try FileManager.default.copyItem(
+            at: TestData.model("automl_labeler_model.tflite"),
+            to: folder.appendingPathComponent("model.tflite"))
         try Data((labels.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("dict.txt"))
         if let manifest {
             try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
@@ -48,13 +49,16 @@ enum LabelReference {
     ]
 
     /// MediaPipe's categories (best first; its order among equal scores is unspecified).
-    static func categories(model: String = automlModel, image: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> [ExpectedCategory] {
+    static func categories(
+        model: String = automlModel, image: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [ExpectedCategory] {
         let url = TestData.packageRoot.appendingPathComponent("Tests/Reference/mediapipe_decoded_pixels.json")
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let entry = (root?["image_mode"] as? [String: Any])?[model] as? [String: Any]
-        let heads = try #require(entry?[image] as? [[String: Any]], "no \(model) / \(image) in mediapipe_decoded_pixels.json",
-                                 sourceLocation: sourceLocation)
+        let heads = try #require(
+            entry?[image] as? [[String: Any]], "no \(model) / \(image) in mediapipe_decoded_pixels.json",
+            sourceLocation: sourceLocation)
         let head = try #require(heads.first, sourceLocation: sourceLocation)
         let data = try JSONSerialization.data(withJSONObject: head["categories"] ?? [])
         return try JSONDecoder().decode([ExpectedCategory].self, from: data)
@@ -74,5 +78,7 @@ extension VisionTasksTool.Run {
 /// Whether labels are ordered as the labeler promises: highest confidence first, equal
 /// confidences by index.
 func isLabelOrder(_ labels: [ImageOutcome.Label]) -> Bool {
-    zip(labels, labels.dropFirst()).allSatisfy { $0.confidence > $1.confidence || ($0.confidence == $1.confidence && $0.index < $1.index) }
+    zip(labels, labels.dropFirst()).allSatisfy {
+        $0.confidence > $1.confidence || ($0.confidence == $1.confidence && $0.index < $1.index)
+    }
 }

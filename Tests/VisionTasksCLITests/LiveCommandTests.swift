@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `vision-tasks live`: raw frames piped into its stdin by ffmpeg, the clip file itself, an
 /// endless lavfi source stopped with Ctrl-C (SIGINT), and sources that fail.
@@ -9,26 +9,33 @@ struct LiveCommandTests {
     static let model = VideoClipMaker.model
 
     /// The options that make `pipe:0` a stream of raw 320x240 RGB frames at 10 fps.
-    static let rawPipeOptions = ["--input-format", "rawvideo", "--video-size", "\(VideoClipMaker.width)x\(VideoClipMaker.height)",
-                                 "--pixel-format", "rgb24", "--framerate", "10"]
+    static let rawPipeOptions = [
+        "--input-format", "rawvideo", "--video-size", "\(VideoClipMaker.width)x\(VideoClipMaker.height)",
+        "--pixel-format", "rgb24", "--framerate", "10",
+    ]
 
     /// Checks what `live` printed for the 40-frame burger-then-sparrow clip: results with
     /// increasing timestamps of frames of the clip, each with the photo shown then, and the
     /// statistics: 40 frames received, each processed or dropped, one line per processed frame.
     @discardableResult
-    func expectClipResults(_ lines: [String], context: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws -> (results: [VideoOutput.Frame], statistics: VideoOutput.Statistics) {
+    func expectClipResults(
+        _ lines: [String], context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (results: [VideoOutput.Frame], statistics: VideoOutput.Statistics) {
         let (results, statistics) = try VideoOutput.live(lines, context: context, sourceLocation: sourceLocation)
         let timestamps = results.map(\.timestampInMilliseconds)
         expectIncreasing(timestamps, sourceLocation: sourceLocation)
-        #expect(timestamps.allSatisfy { $0 % 100 == 0 && (0...3900).contains($0) }, "\(timestamps)", sourceLocation: sourceLocation)
+        #expect(
+            timestamps.allSatisfy { $0 % 100 == 0 && (0...3900).contains($0) }, "\(timestamps)", sourceLocation: sourceLocation)
         #expect(timestamps.first == 0, "the first frame finds the classifier idle: \(timestamps)", sourceLocation: sourceLocation)
         VideoOutput.expectTopCategories(results, switchTime: 2000, sourceLocation: sourceLocation)
         #expect(statistics.framesReceived == 40, "\(statistics)", sourceLocation: sourceLocation)
-        #expect(statistics.framesProcessed + statistics.framesDropped == statistics.framesReceived, "\(statistics)",
-                sourceLocation: sourceLocation)
-        #expect(results.count == statistics.framesProcessed, "one line per processed frame: \(results.count), \(statistics)",
-                sourceLocation: sourceLocation)
+        #expect(
+            statistics.framesProcessed + statistics.framesDropped == statistics.framesReceived, "\(statistics)",
+            sourceLocation: sourceLocation)
+        #expect(
+            results.count == statistics.framesProcessed, "one line per processed frame: \(results.count), \(statistics)",
+            sourceLocation: sourceLocation)
         #expect((statistics.lastLatencyInMilliseconds ?? -1) > 0, "\(statistics)", sourceLocation: sourceLocation)
         return (results, statistics)
     }
@@ -49,8 +56,11 @@ struct LiveCommandTests {
         let input = Pipe()
         // The frames are sent by a thread of the test's own, but a read timeout of 10 minutes
         // keeps a stalled exchange a test failure rather than a timeout of the tool.
-        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--max-results", "1",
-                                         "--timeout", "600000"] + Self.rawPipeOptions, standardInput: input)
+        let live = try StreamingToolRun(
+            [
+                "live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--max-results", "1",
+                "--timeout", "600000",
+            ] + Self.rawPipeOptions, standardInput: input)
         let writer = input.fileHandleForWriting
         // Sent from a thread of its own, which sees each result line as it arrives: however late
         // the test itself resumes on a busy machine, the next frame is not late.
@@ -58,20 +68,25 @@ struct LiveCommandTests {
             var answered = 0
             for index in 0..<40 {
                 let frame = frames.subdata(in: index * frameSize..<(index + 1) * frameSize)
-                guard (try? writer.write(contentsOf: frame)) != nil, live.blockingWaitForLines(index + 1, safetyNet: 120) else { break }
+                guard (try? writer.write(contentsOf: frame)) != nil, live.blockingWaitForLines(index + 1, safetyNet: 120) else {
+                    break
+                }
                 answered += 1
             }
             try? writer.close()
             return answered
         }
         let outcome = try await live.finish(within: 120)
-        #expect(answered == 40, "the result of frame \(answered) was not printed before the next frame was sent (waited 120 s)\n\(outcome)")
+        #expect(
+            answered == 40,
+            "the result of frame \(answered) was not printed before the next frame was sent (waited 120 s)\n\(outcome)")
         #expect(outcome.status == 0 && outcome.reason == .exit, "\(outcome)")
         #expect(outcome.diagnostics.isEmpty, "\(outcome)")
         let (results, _) = try expectClipResults(outcome.stdoutLines, context: "\(outcome)")
         // Every frame finds the classifier idle: both photos are seen.
-        #expect(results.contains { $0.timestampInMilliseconds < 2000 } && results.contains { $0.timestampInMilliseconds >= 2000 },
-                "\(outcome)")
+        #expect(
+            results.contains { $0.timestampInMilliseconds < 2000 } && results.contains { $0.timestampInMilliseconds >= 2000 },
+            "\(outcome)")
         #expect(results.count >= 20, "one frame at a time, few frames wait: \(outcome)")
     }
 
@@ -83,8 +98,9 @@ struct LiveCommandTests {
 
         let feeder = try RawFrameFeeder(clip: clip)
         // A read timeout of 10 minutes: a busy machine may hold ffmpeg back for seconds.
-        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--timeout", "600000"]
-            + Self.rawPipeOptions, standardInput: feeder.pipe)
+        let live = try StreamingToolRun(
+            ["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--timeout", "600000"]
+                + Self.rawPipeOptions, standardInput: feeder.pipe)
         let outcome = try await live.finish(within: 120)
         #expect(await feeder.finish(within: 30) == 0, "ffmpeg fed the whole clip")
         #expect(outcome.status == 0 && outcome.reason == .exit, "\(outcome)")
@@ -93,14 +109,17 @@ struct LiveCommandTests {
         #expect(results.allSatisfy { $0.classifications.first?.categories.count == 5 }, "default --max-results 5")
     }
 
-    @Test("the clip file itself, jsonl: results in order with the right categories, then the statistics",
-          arguments: [VideoClipMaker.mp4, VideoClipMaker.webm])
+    @Test(
+        "the clip file itself, jsonl: results in order with the right categories, then the statistics",
+        arguments: [VideoClipMaker.mp4, VideoClipMaker.webm])
     func clipFileJSONL(format: VideoClipMaker.Format) async throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = try await VideoClipMaker.burgerThenSparrow(format, in: directory)
 
-        let run = try await VisionTasksTool.run(["live", clip.path, "--model", Self.model, "--format", "jsonl", "--max-results", "3"])
+        let run = try await VisionTasksTool.run([
+            "live", clip.path, "--model", Self.model, "--format", "jsonl", "--max-results", "3",
+        ])
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
         let (results, _) = try expectClipResults(run.stdoutLines, context: "\(run)")
@@ -118,8 +137,9 @@ struct LiveCommandTests {
         #expect(run.diagnostics.isEmpty, "\(run)")
         let lines = run.stdoutLines
         let last = try #require(lines.last, "\(run)")
-        let match = try #require(last.wholeMatch(of: /frames received (\d+), processed (\d+), dropped (\d+), last latency (\d+\.\d) ms/),
-                                 "statistics line: \(last)")
+        let match = try #require(
+            last.wholeMatch(of: /frames received (\d+), processed (\d+), dropped (\d+), last latency (\d+\.\d) ms/),
+            "statistics line: \(last)")
         let (received, processed, dropped) = (Int(match.1) ?? -1, Int(match.2) ?? -1, Int(match.3) ?? -1)
         #expect(received == 40 && processed + dropped == received, "\(last)")
         let frames = lines.dropLast().compactMap(VideoOutput.tableFrame)
@@ -139,28 +159,34 @@ struct LiveCommandTests {
 
     @Test("Ctrl-C on an endless source: exit 0 within a few seconds, with the statistics", arguments: ["jsonl", "table"])
     func interrupt(format: String) async throws {
-        let live = try StreamingToolRun(["live", "testsrc=size=320x240:rate=30", "--input-format", "lavfi", "--model", Self.model,
-                                         "--format", format, "--max-results", "1"])
+        let live = try StreamingToolRun([
+            "live", "testsrc=size=320x240:rate=30", "--input-format", "lavfi", "--model", Self.model,
+            "--format", format, "--max-results", "1",
+        ])
         // Interrupt once results are flowing (the SIGINT handler is set up before the source
         // opens): at the third line.
         let interrupted = await live.interrupt(atLine: 3, safetyNet: 120)
         let outcome = try await live.finish(within: 120)
         let interruptedAt = try #require(interrupted, "fewer than 3 results within 120 s\n\(outcome)").sentAt
         #expect(outcome.reason == .exit && outcome.status == 0, "\(outcome)")
-        #expect(outcome.duration - interruptedAt < Self.stopAfterInterrupt,
-                "stopped \(outcome.duration - interruptedAt) s after SIGINT\n\(outcome)")
+        #expect(
+            outcome.duration - interruptedAt < Self.stopAfterInterrupt,
+            "stopped \(outcome.duration - interruptedAt) s after SIGINT\n\(outcome)")
         #expect(outcome.diagnostics.isEmpty, "\(outcome)")
 
         let received: Int, processed: Int, dropped: Int, resultCount: Int
         if format == "jsonl" {
             let (results, statistics) = try VideoOutput.live(outcome.stdoutLines, context: "\(outcome)")
             expectIncreasing(results.map(\.timestampInMilliseconds))
-            (received, processed, dropped, resultCount) = (statistics.framesReceived, statistics.framesProcessed,
-                                                           statistics.framesDropped, results.count)
+            (received, processed, dropped, resultCount) = (
+                statistics.framesReceived, statistics.framesProcessed,
+                statistics.framesDropped, results.count
+            )
         } else {
             let last = outcome.stdoutLines.last ?? ""
-            let match = try #require(last.wholeMatch(of: /frames received (\d+), processed (\d+), dropped (\d+), last latency \d+\.\d ms/),
-                                     "statistics line: \(outcome)")
+            let match = try #require(
+                last.wholeMatch(of: /frames received (\d+), processed (\d+), dropped (\d+), last latency \d+\.\d ms/),
+                "statistics line: \(outcome)")
             (received, processed, dropped) = (Int(match.1) ?? -1, Int(match.2) ?? -1, Int(match.3) ?? -1)
             let frames = outcome.stdoutLines.dropLast().compactMap(VideoOutput.tableFrame)
             #expect(frames.count == outcome.lines.count - 1, "\(outcome)")
@@ -179,8 +205,9 @@ struct LiveCommandTests {
         // A read timeout far longer than the stop allowed (stopping at the timeout fails), and than
         // the fifth result can take on a machine loaded many times over (a minute was seen).
         let timeout = 900_000
-        let live = try StreamingToolRun(["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--timeout", String(timeout)]
-            + Self.rawPipeOptions, standardInput: input)
+        let live = try StreamingToolRun(
+            ["live", "pipe:0", "--model", Self.model, "--format", "jsonl", "--timeout", String(timeout)]
+                + Self.rawPipeOptions, standardInput: input)
         let writer = input.fileHandleForWriting
         defer { try? writer.close() }
         // Five frames, then nothing (the pipe stays open): the tool waits in its read.
@@ -192,10 +219,11 @@ struct LiveCommandTests {
         #expect(await Waiting.wait(for: written, safetyNet: 120), "the tool read the five frames")
         // The newest frame is never dropped (only a newer one replaces a waiting frame), so the
         // fifth frame's result (400 ms at 10 fps) comes: the tool has read all five and waits.
-        let interrupted = await live.interrupt(onceALine: { line in
-            let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any]
-            return object?["timestampInMilliseconds"] as? Int == 400
-        }, safetyNet: 600)
+        let interrupted = await live.interrupt(
+            onceALine: { line in
+                let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any]
+                return object?["timestampInMilliseconds"] as? Int == 400
+            }, safetyNet: 600)
         let outcome = try await live.finish(within: 600)
         let interruptedAt = try #require(interrupted, "no result for the fifth frame (400 ms) within 600 s\n\(outcome)").sentAt
         #expect(outcome.reason == .exit, "\(outcome)")
@@ -203,8 +231,10 @@ struct LiveCommandTests {
         #expect(statistics.framesReceived == 5, "\(statistics)")
         #expect(results.count == statistics.framesProcessed && statistics.framesProcessed + statistics.framesDropped == 5)
         VideoOutput.expectTopCategories(results, switchTime: .max)
-        #expect(outcome.duration - interruptedAt < Self.stopAfterInterrupt,
-                "stopped \(String(format: "%.1f", outcome.duration - interruptedAt)) s after SIGINT (sent \(String(format: "%.1f", interruptedAt)) s in; read timeout \(timeout) ms)")
+        #expect(
+            outcome.duration - interruptedAt < Self.stopAfterInterrupt,
+            "stopped \(String(format: "%.1f", outcome.duration - interruptedAt)) s after SIGINT (sent \(String(format: "%.1f", interruptedAt)) s in; read timeout \(timeout) ms)"
+        )
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.diagnostics.isEmpty, "\(outcome)")
     }
@@ -228,7 +258,10 @@ struct LiveCommandTests {
         let run = try await VisionTasksTool.run(["live", "/dev/video0", "--model", Self.model, "--format", "json"])
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
-        #expect(run.diagnostics == ["error: --format must be table or jsonl, got 'json'", "Run `vision-tasks live --help` for usage."], "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: --format must be table or jsonl, got 'json'", "Run `vision-tasks live --help` for usage.",
+            ], "\(run)")
     }
 }
 

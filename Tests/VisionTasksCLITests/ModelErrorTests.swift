@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A model that cannot be used: exit status 1, nothing on stdout, a message on stderr naming the
 /// model's path; no image is looked at.
@@ -61,7 +61,7 @@ struct ModelErrorTests {
     /// An allowlist the model cannot satisfy is found when the model is loaded: status 1, with
     /// the reason naming the list. (Out-of-range numbers are usage errors: UsageErrorTests.)
     @Test(arguments: [
-        (["--allow", "no such category"], "no such category"),
+        (["--allow", "no such category"], "no such category")
     ])
     func refusedOptionValueFailsWithTheReason(options: [String], mention: String) async throws {
         let run = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel] + options + [Fixture.burger])

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `--model` naming what is not a regular file of a sensible size: refused without reading
 /// (nothing blocks on a FIFO or device), with a message that says what it is; exit status 1.

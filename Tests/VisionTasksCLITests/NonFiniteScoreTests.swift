@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A model whose output is +inf: every image (and frame) is an error naming the category and
 /// the value, in every format, with exit status 1; never a blank line, `{}` or exit 0.
@@ -17,7 +17,9 @@ struct NonFiniteScoreTests {
     /// the threshold 0 drops; a scale of +inf itself would make 0 · inf = NaN, a library error.)
     static func infiniteScoreModel(in folder: URL) throws -> String {
         var patcher = ModelPatcher(try TestData.bytes("models/mobilenet_v2_1.0_224_quant.tflite"))
-        #expect(abs(patcher.scale(of: .output) - 0.0988925) < 1e-6, "the output scale the comment describes: \(patcher.scale(of: .output))")
+        #expect(
+            abs(patcher.scale(of: .output) - 0.0988925) < 1e-6,
+            "the output scale the comment describes: \(patcher.scale(of: .output))")
         patcher.setScale(.greatestFiniteMagnitude, of: .output)
         let url = folder.appendingPathComponent("infinite_scores.tflite")
         try patcher.data.write(to: url)
@@ -81,15 +83,17 @@ struct NonFiniteFrameScoreTests {
         let frames = lines.dropLast().compactMap { try? JSONDecoder().decode(ErrorFrame.self, from: Data($0.utf8)) }
         #expect(!frames.isEmpty && frames.count == lines.count - 1, "every frame line is an error:\n\(run)")
         for frame in frames {
-            #expect(frame.error.code == "OUT_OF_RANGE" && NonFiniteScoreTests.isInfiniteScoreMessage(frame.error.message),
-                    "\(frame)")
+            #expect(
+                frame.error.code == "OUT_OF_RANGE" && NonFiniteScoreTests.isInfiniteScoreMessage(frame.error.message),
+                "\(frame)")
         }
         #expect(command == "live" || lines.last == #"{"summary":[]}"#, "no frame was classified: \(run)")
 
         let table = try await VisionTasksTool.run([command, clip.path, "--model", model])
         #expect(table.status == 1, "\(table)")
-        #expect(!table.diagnostics.isEmpty && table.diagnostics.allSatisfy { $0.contains(" ms: error: OUT_OF_RANGE: category ") },
-                "\(table)")
+        #expect(
+            !table.diagnostics.isEmpty && table.diagnostics.allSatisfy { $0.contains(" ms: error: OUT_OF_RANGE: category ") },
+            "\(table)")
     }
 
     /// A frame's error line: `{"timestampInMilliseconds", "error": {"code", "message"}}`.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// LiteRT's "INFO: Created TensorFlow Lite XNNPACK delegate for CPU." is hidden while the
 /// model loads, and shown with `--verbose`; nothing else changes.
@@ -32,7 +32,9 @@ struct QuietModelLoadingTests {
         #expect(failing.status == 1, "\(failing)")
         #expect(failing.diagnostics.count == 1 && failing.diagnostics[0].hasPrefix("error: "), "\(failing)")
 
-        let missing = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, Fixture.burger, "/nonexistent.jpg"])
+        let missing = try await VisionTasksTool.run([
+            "classify", "--model", Fixture.quantModel, Fixture.burger, "/nonexistent.jpg",
+        ])
         #expect(missing.status == 1, "\(missing)")
         #expect(missing.stderr.hasPrefix("/nonexistent.jpg: error: NOT_FOUND: "), "\(missing)")
         #expect(!missing.compiledModel, "\(missing)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the report tests read from the DOM Chromium built: the entries (cards) with their bars
 /// and errors, the timeline's spans, and everything that would show an injection (scripts,

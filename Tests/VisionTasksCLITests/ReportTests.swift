@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--report FILE.html`: the reports of classify, label and classify-video opened in headless
 /// Chromium; the DOM it builds is checked (`ReportDOM`) and screenshots are kept in
@@ -17,8 +17,10 @@ struct ReportTests {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = directory.appendingPathComponent("photos.html")
-        let run = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--format", "json", "--report",
-                                                 report.path, Self.photos.path])
+        let run = try await VisionTasksTool.run([
+            "classify", "--model", Fixture.quantModel, "--format", "json", "--report",
+            report.path, Self.photos.path,
+        ])
         #expect(run.status == 0, "\(run)")
         let outcomes = try run.jsonOutcomes()
         try #require(outcomes.count == 12, "\(run)")
@@ -26,11 +28,14 @@ struct ReportTests {
         let dom = try await ReportDOM.parse(try await HeadlessChromium.dumpDOM(report))
         #expect(dom.entries.map(\.image) == outcomes.map(\.image), "one card per image, in order")
         for (entry, outcome) in zip(dom.entries, outcomes) {
-            #expect(entry.bars.map(\.name) == outcome.categories.map { $0.displayName ?? $0.categoryName ?? "" }, "\(outcome.image)")
+            #expect(
+                entry.bars.map(\.name) == outcome.categories.map { $0.displayName ?? $0.categoryName ?? "" }, "\(outcome.image)")
             #expect(entry.bars.map(\.score) == outcome.categories.map(\.score), "\(outcome.image)")
             #expect(entry.bars.map(\.index) == outcome.categories.map(\.index), "\(outcome.image)")
             #expect(entry.thumbnails.count == 1, "\(outcome.image)")
-            #expect(entry.thumbnails.allSatisfy { $0 > 500 && $0 <= 20_000 }, "thumbnail bytes \(entry.thumbnails) for \(outcome.image)")
+            #expect(
+                entry.thumbnails.allSatisfy { $0 > 500 && $0 <= 20_000 },
+                "thumbnail bytes \(entry.thumbnails) for \(outcome.image)")
         }
         let burger = try #require(dom.entries.first { $0.image?.hasSuffix("/burger.jpg") == true })
         #expect(burger.bars.first?.name == "cheeseburger")
@@ -61,8 +66,10 @@ struct ReportTests {
         let summary = try #require(text.range(of: "<section class=\"summary\""), "no summary in the report")
         let lastCard = try #require(text.range(of: "<article", options: .backwards))
 
-        for (name, kept, cards) in [("before the summary", text[..<summary.lowerBound], 3),
-                                    ("inside the last card", text[..<text.index(lastCard.lowerBound, offsetBy: 200)], 2)] {
+        for (name, kept, cards) in [
+            ("before the summary", text[..<summary.lowerBound], 3),
+            ("inside the last card", text[..<text.index(lastCard.lowerBound, offsetBy: 200)], 2),
+        ] {
             let cut = directory.appendingPathComponent("cut.html")
             try Data(kept.utf8).write(to: cut)
             let dom = try await ReportDOM.parse(try await HeadlessChromium.dumpDOM(cut))
@@ -76,16 +83,22 @@ struct ReportTests {
     @Test func namesFromFilesAndModelsAreEscaped() async throws {
         let directory = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let hostile = directory.appendingPathComponent(#"x"><script>document.title='pwned'<script>'&lt;b&gt;<img src=y onerror=alert(1)>.jpg"#)
+        let hostile = directory.appendingPathComponent(
+            #"x"><script>document.title='pwned'<script>'&lt;b&gt;<img src=y onerror=alert(1)>.jpg"#)
         try FileManager.default.copyItem(atPath: Fixture.burger, toPath: hostile.path)
-        let labels = [#"<img src=z onerror=alert(2)>"#, #"dandelion" onmouseover="alert(3)"#, "<script>alert(4)</script>",
-                      "sunflowers & <b>tulips</b> &amp;", "tulips'"]
+        let labels = [
+            #"<img src=z onerror=alert(2)>"#, #"dandelion" onmouseover="alert(3)"#, "<script>alert(4)</script>",
+            "sunflowers & <b>tulips</b> &amp;", "tulips'",
+        ]
         let export = try AutoMLExportFolder(labels: labels)
 
-        for (command, arguments) in [("classify", ["--model", Fixture.quantModel]),
-                                     ("label", ["--manifest", export.manifestPath, "--confidence", "0"])] {
+        for (command, arguments) in [
+            ("classify", ["--model", Fixture.quantModel]),
+            ("label", ["--manifest", export.manifestPath, "--confidence", "0"]),
+        ] {
             let report = directory.appendingPathComponent("\(command).html")
-            let run = try await VisionTasksTool.run([command] + arguments + ["--format", "json", "--report", report.path, hostile.path])
+            let run = try await VisionTasksTool.run(
+                [command] + arguments + ["--format", "json", "--report", report.path, hostile.path])
             #expect(run.status == 0, "\(run)")
             let dom = try await ReportDOM.parse(try await HeadlessChromium.dumpDOM(report))
             #expect(dom.scripts == 0, "\(command)")
@@ -110,16 +123,22 @@ struct ReportTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clip = try await VideoClipMaker.burgerThenSparrow(VideoClipMaker.mp4, in: directory)
         let report = directory.appendingPathComponent("clip.html")
-        let run = try await VisionTasksTool.run(["classify-video", clip.path, "--model", VideoClipMaker.model, "--format", "jsonl",
-                                                 "--report", report.path])
+        let run = try await VisionTasksTool.run([
+            "classify-video", clip.path, "--model", VideoClipMaker.model, "--format", "jsonl",
+            "--report", report.path,
+        ])
         #expect(run.status == 0, "\(run)")
         let (_, summary) = try VideoOutput.classifyVideo(run.stdoutLines, context: "\(run)")
         #expect(summary.map(\.category) == [VideoClipMaker.burgerName, VideoClipMaker.sparrowName], "\(summary)")
 
         let dom = try await ReportDOM.parse(try await HeadlessChromium.dumpDOM(report))
-        #expect(dom.spans == summary.map {
-            ReportDOM.Span(category: $0.category, fromMilliseconds: $0.fromMilliseconds, toMilliseconds: $0.toMilliseconds, frames: $0.frames)
-        })
+        #expect(
+            dom.spans
+                == summary.map {
+                    ReportDOM.Span(
+                        category: $0.category, fromMilliseconds: $0.fromMilliseconds, toMilliseconds: $0.toMilliseconds,
+                        frames: $0.frames)
+                })
         let cards = dom.entries.filter { $0.classes.contains("span-entry") }
         #expect(cards.map(\.category) == summary.map(\.category))
         #expect(cards.map { $0.bars.first?.name } == summary.map(\.category))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A `vision-tasks` process the test talks to while it runs (unlike `VisionTasksTool.run`,
 /// which waits for the end): its stdin can be a pipe another process or the test writes to,
@@ -62,11 +62,14 @@ final class StreamingToolRun: @unchecked Sendable {
 
     /// Starts `vision-tasks arguments` with `standardInput` (a `Pipe`, a `FileHandle`, or the
     /// null device).
-    init(_ arguments: [String], standardInput: Any = FileHandle.nullDevice,
-         sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let executable = try #require(VisionTasksTool.executable,
-                                      "vision-tasks not found next to the test bundle (looked for \(VisionTasksTool.candidates.map(\.path)))",
-                                      sourceLocation: sourceLocation)
+    init(
+        _ arguments: [String], standardInput: Any = FileHandle.nullDevice,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let executable = try #require(
+            VisionTasksTool.executable,
+            "vision-tasks not found next to the test bundle (looked for \(VisionTasksTool.candidates.map(\.path)))",
+            sourceLocation: sourceLocation)
         self.arguments = arguments
         folder = try TestData.temporaryDirectory()
         stderrURL = folder.appendingPathComponent("stderr")
@@ -117,8 +120,10 @@ final class StreamingToolRun: @unchecked Sendable {
     /// sees it (so however late the test itself resumes, the signal is not late), and returns
     /// the line and when the signal was sent, in seconds after the start; nil, without sending
     /// anything, when stdout ended first or `safetyNet` seconds passed.
-    func interrupt(onceALine predicate: @escaping @Sendable (Line) -> Bool,
-                   safetyNet seconds: Double) async -> (line: Line, sentAt: Double)? {
+    func interrupt(
+        onceALine predicate: @escaping @Sendable (Line) -> Bool,
+        safetyNet seconds: Double
+    ) async -> (line: Line, sentAt: Double)? {
         await interrupt(safetyNet: seconds) { $0.first(where: predicate) }
     }
 
@@ -127,8 +132,10 @@ final class StreamingToolRun: @unchecked Sendable {
         await interrupt(safetyNet: seconds) { lines in lines.count >= count ? lines[count - 1] : nil }
     }
 
-    private func interrupt(safetyNet seconds: Double,
-                           _ find: @escaping @Sendable ([Line]) -> Line?) async -> (line: Line, sentAt: Double)? {
+    private func interrupt(
+        safetyNet seconds: Double,
+        _ find: @escaping @Sendable ([Line]) -> Line?
+    ) async -> (line: Line, sentAt: Double)? {
         await Waiting.onOwnThread { [self] in
             guard let line = blockingWaitForLine(safetyNet: seconds, find) else { return nil }
             let sentAt = elapsed
@@ -181,13 +188,15 @@ final class StreamingToolRun: @unchecked Sendable {
         let readerDone = await Waiting.wait(for: readerFinished, safetyNet: 30)
         let outcome = state.withLock {
             let exitedAt = exitTime ?? monotonicSeconds()
-            return Outcome(arguments: arguments, status: process.isRunning ? -1 : process.terminationStatus,
-                           reason: process.isRunning ? .uncaughtSignal : process.terminationReason, lines: received,
-                           stderr: String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self),
-                           duration: exitedAt - start, exitedAt: exitedAt)
+            return Outcome(
+                arguments: arguments, status: process.isRunning ? -1 : process.terminationStatus,
+                reason: process.isRunning ? .uncaughtSignal : process.terminationReason, lines: received,
+                stderr: String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self),
+                duration: exitedAt - start, exitedAt: exitedAt)
         }
         try #require(finished, "did not exit within \(seconds) s; killed\n\(outcome)", sourceLocation: sourceLocation)
-        try #require(readerDone, "stdout did not reach its end within 30 s of the exit\n\(outcome)", sourceLocation: sourceLocation)
+        try #require(
+            readerDone, "stdout did not reach its end within 30 s of the exit\n\(outcome)", sourceLocation: sourceLocation)
         return outcome
     }
 
@@ -215,7 +224,9 @@ final class RawFrameFeeder: @unchecked Sendable {
     init(clip: URL) throws {
         let ffmpeg = try #require(VideoClipMaker.ffmpegPath)
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-v", "error", "-i", clip.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        process.arguments = [
+            "-nostdin", "-v", "error", "-i", clip.path, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -238,28 +249,34 @@ final class RawFrameFeeder: @unchecked Sendable {
 /// its exit, both seen outside the tool, so that starting the process and loading the model,
 /// which a loaded machine stretches, do not count; at least the timeout must have passed since
 /// the process started.
-func expectGivesUpOnSilentSource(command: String, kind: String, model: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+func expectGivesUpOnSilentSource(
+    command: String, kind: String, model: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
     let server = kind == "tcp" ? try SilentSource.TCPServer() : nil
     let udpPort = server == nil ? try SilentSource.freeUDPPort() : 0
     let url = server?.url ?? "udp://127.0.0.1:\(udpPort)"
     let live = try StreamingToolRun([command, url, "--model", model, "--timeout", "1000"])
-    let reached = if let server {
-        await server.connectionTime(safetyNet: 120)
-    } else {
-        await SilentSource.udpBindTime(port: udpPort, safetyNet: 120)
-    }
+    let reached =
+        if let server {
+            await server.connectionTime(safetyNet: 120)
+        } else {
+            await SilentSource.udpBindTime(port: udpPort, safetyNet: 120)
+        }
     let run = try await live.finish(within: 120)
     #expect(run.status == 1, "\(run)", sourceLocation: sourceLocation)
     #expect(run.stdoutLines.isEmpty, "\(run)", sourceLocation: sourceLocation)
     #expect(run.diagnostics.count == 1, "\(run)", sourceLocation: sourceLocation)
-    #expect(run.diagnostics.first?.hasPrefix("error: DEADLINE_EXCEEDED: \(url): ") == true, "names the source: \(run)",
-            sourceLocation: sourceLocation)
-    #expect(run.diagnostics.first?.contains("'\(url)'") == false, "the reason does not repeat the source: \(run)",
-            sourceLocation: sourceLocation)
+    #expect(
+        run.diagnostics.first?.hasPrefix("error: DEADLINE_EXCEEDED: \(url): ") == true, "names the source: \(run)",
+        sourceLocation: sourceLocation)
+    #expect(
+        run.diagnostics.first?.contains("'\(url)'") == false, "the reason does not repeat the source: \(run)",
+        sourceLocation: sourceLocation)
     #expect(run.diagnostics.first?.contains("1000 ms") == true, "\(run)", sourceLocation: sourceLocation)
     let reachedAt = try #require(reached, "the tool never reached \(url) (within 120 s)\n\(run)", sourceLocation: sourceLocation)
-    expectGaveUp(outer: run.duration, inner: run.exitedAt - reachedAt, timeoutMilliseconds: 1000, "\(run)",
-                 sourceLocation: sourceLocation)
+    expectGaveUp(
+        outer: run.duration, inner: run.exitedAt - reachedAt, timeoutMilliseconds: 1000, "\(run)",
+        sourceLocation: sourceLocation)
     withExtendedLifetime(server) {}
 }

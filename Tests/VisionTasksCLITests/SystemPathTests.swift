@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Paths as the system gives them: file and folder names that are not UTF-8 are found and
 /// read (JSON shows the bytes as `\xNN`), a folder that cannot be walked is an error for that
@@ -18,10 +18,13 @@ struct SystemPathTests {
     func nonUTF8FileNameGivenAsAnArgumentIsRead(command: String) async throws {
         let folder = try TestData.temporaryDirectory()
         defer { ByteNamedFiles.removeTree(folder.path) }
-        let path = try ByteNamedFiles.write(try TestData.bytes("images/burger.jpg"), named: Self.latin1Name, in: utf8(folder.path))
+        let path = try ByteNamedFiles.write(
+            try TestData.bytes("images/burger.jpg"), named: Self.latin1Name, in: utf8(folder.path))
 
-        let run = try await VisionTasksTool.run(bytes: [utf8(command), utf8("--model"), utf8(Fixture.quantModel),
-                                                        utf8("--format"), utf8("jsonl"), path])
+        let run = try await VisionTasksTool.run(bytes: [
+            utf8(command), utf8("--model"), utf8(Fixture.quantModel),
+            utf8("--format"), utf8("jsonl"), path,
+        ])
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
         let outcomes = try run.jsonlOutcomes()
@@ -44,12 +47,17 @@ struct SystemPathTests {
         #expect(json.diagnostics.isEmpty, "\(json)")
         let outcomes = try json.jsonOutcomes()
         #expect(outcomes.map(\.image) == [folder.path + "/caf\\xE9.jpg", folder.path + "/\\xFF\\xFEdir/sparrow.png"], "\(json)")
-        #expect(outcomes.first?.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")))
-        #expect(outcomes.last?.categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "sparrow.png")))
+        #expect(
+            outcomes.first?.categories.first?.index
+                == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")))
+        #expect(
+            outcomes.last?.categories.first?.index
+                == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "sparrow.png")))
 
         let table = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--max-results", "1", folder.path])
         #expect(table.status == 0, "\(table)")
-        #expect(table.stdoutLines.filter { !$0.hasPrefix(" ") }
+        #expect(
+            table.stdoutLines.filter { !$0.hasPrefix(" ") }
                 == [folder.path + "/caf\\xE9.jpg", folder.path + "/\\xFF\\xFEdir/sparrow.png"], "\(table)")
     }
 
@@ -63,8 +71,9 @@ struct SystemPathTests {
         defer { ByteNamedFiles.removeTree(folder.path) }
         try TestData.bytes("images/burger.jpg").write(to: folder.appendingPathComponent("top.jpg"))
         let component = String(repeating: "d", count: 200)
-        let deepest = try ByteNamedFiles.writeNested(try TestData.bytes("images/sparrow.png"), named: "bottom.png", depth: 22,
-                                                     folderName: component, in: folder.path)
+        let deepest = try ByteNamedFiles.writeNested(
+            try TestData.bytes("images/sparrow.png"), named: "bottom.png", depth: 22,
+            folderName: component, in: folder.path)
         try #require(deepest.count > 4096, "the photo's path is \(deepest.count) bytes")
 
         let run = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--format", format, folder.path])
@@ -85,12 +94,15 @@ struct SystemPathTests {
         #expect(outcomes[0].image.hasPrefix(folder.path + "/" + component + "/" + component), "\(outcomes[0].image.prefix(200))")
         #expect(outcomes[0].image.utf8.count > 4095, "the folder whose path is too long: \(outcomes[0].image.utf8.count) bytes")
         #expect(failure.code == "INVALID_ARGUMENT", "\(failure)")
-        #expect(failure.message.contains("its path is \(outcomes[0].image.utf8.count) bytes, longer than the system accepts (PATH_MAX"),
-                "\(failure.message)")
+        #expect(
+            failure.message.contains(
+                "its path is \(outcomes[0].image.utf8.count) bytes, longer than the system accepts (PATH_MAX"),
+            "\(failure.message)")
         #expect(failure.message.hasPrefix(String(folder.path.prefix(40))), "names the path: \(failure.message)")
         #expect(failure.message.count < 500, "the path is abbreviated in the message: \(failure.message.count) characters")
         #expect(outcomes[1].image == folder.path + "/top.jpg")
-        #expect(outcomes[1].categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")))
+        #expect(
+            outcomes[1].categories.first?.index == (try Fixture.mediaPipeTop(model: Fixture.quantModelName, image: "burger.jpg")))
     }
 
     /// A newline (and a tab, ESC, the C1 CSI, a line separator, a right-to-left override) in a
@@ -105,19 +117,24 @@ struct SystemPathTests {
         let missing = folder.appendingPathComponent("missing\nfile.jpg").path
         let image = folder.path + "/" + name
 
-        let table = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--max-results", "1", image, missing])
+        let table = try await VisionTasksTool.run([
+            "classify", "--model", Fixture.quantModel, "--max-results", "1", image, missing,
+        ])
         #expect(table.status == 1, "\(table)")
-        #expect(table.stdoutLines == [
-            folder.path + "/two\\nlines\\tand\\u{1B}[31mred\\u{9B}31m\\u{2028}\\u{202E}.jpg",
-            "  head 0 (probability)",
-            "    index  category name  display name    score",
-            "      934  cheeseburger                 0.97266",
-        ], "\(table)")
+        #expect(
+            table.stdoutLines == [
+                folder.path + "/two\\nlines\\tand\\u{1B}[31mred\\u{9B}31m\\u{2028}\\u{202E}.jpg",
+                "  head 0 (probability)",
+                "    index  category name  display name    score",
+                "      934  cheeseburger                 0.97266",
+            ], "\(table)")
         #expect(table.diagnostics.count == 1, "\(table)")
         #expect(table.diagnostics.first?.hasPrefix(folder.path + "/missing\\nfile.jpg: error: NOT_FOUND: ") == true, "\(table)")
 
         for format in ["json", "jsonl"] {
-            let run = try await VisionTasksTool.run(["classify", "--model", Fixture.quantModel, "--format", format, image, missing])
+            let run = try await VisionTasksTool.run([
+                "classify", "--model", Fixture.quantModel, "--format", format, image, missing,
+            ])
             #expect(run.status == 1, "\(run)")
             let outcomes = try format == "json" ? run.jsonOutcomes() : run.jsonlOutcomes()
             #expect(outcomes.map(\.image) == [image, missing], "the real names: \(run)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `ffmpeg` command, and the clips the `classify-video` and `live` tests feed to
 /// `vision-tasks`, made at test time in a temporary directory from the shared photos.
@@ -18,7 +18,8 @@ enum VideoClipMaker {
 
     /// Why tests that need clips are skipped.
     static var missingReason: Comment {
-        ffmpegPath == nil ? "the ffmpeg command is not installed (apt-get install ffmpeg)" : Comment(rawValue: TestData.missingReason)
+        ffmpegPath == nil
+            ? "the ffmpeg command is not installed (apt-get install ffmpeg)" : Comment(rawValue: TestData.missingReason)
     }
 
     /// The frame size of the clips, in pixels.
@@ -46,29 +47,36 @@ enum VideoClipMaker {
     /// MP4 with H.264 (libx264; MPEG-4 Part 2 when this ffmpeg lacks it), index at the front.
     static var mp4: Format {
         encoders.isEmpty || encoders.contains("libx264")
-            ? Format(name: "MP4/H.264", fileExtension: "mp4",
-                     codecArguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
-            : Format(name: "MP4/MPEG-4", fileExtension: "mp4",
-                     codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
+            ? Format(
+                name: "MP4/H.264", fileExtension: "mp4",
+                codecArguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
+            : Format(
+                name: "MP4/MPEG-4", fileExtension: "mp4",
+                codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p", "-movflags", "+faststart"])
     }
 
     /// WebM with VP9 (libvpx-vp9, fast real-time settings).
-    static let webm = Format(name: "WebM/VP9", fileExtension: "webm",
-                             codecArguments: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
-                                              "-b:v", "0", "-crf", "30", "-pix_fmt", "yuv420p"])
+    static let webm = Format(
+        name: "WebM/VP9", fileExtension: "webm",
+        codecArguments: [
+            "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+            "-b:v", "0", "-crf", "30", "-pix_fmt", "yuv420p",
+        ])
 
     /// Matroska with MPEG-4 Part 2 (FFmpeg's own encoder, in every build).
-    static let mkv = Format(name: "MKV/MPEG-4", fileExtension: "mkv",
-                            codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p"])
+    static let mkv = Format(
+        name: "MKV/MPEG-4", fileExtension: "mkv",
+        codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p"])
 
     /// The names of the encoders this `ffmpeg` has (empty when it is missing).
     static let encoders: Set<String> = {
         guard ffmpegPath != nil, let output = try? ffmpegBlocking(["-hide_banner", "-encoders"]) else { return [] }
-        return Set(String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, fields[0].count == 6, fields[0].first == "V" else { return nil }
-            return String(fields[1])
-        })
+        return Set(
+            String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count >= 2, fields[0].count == 6, fields[0].first == "V" else { return nil }
+                return String(fields[1])
+            })
     }()
 
     /// The scaling every clip applies to a photo.
@@ -77,8 +85,9 @@ enum VideoClipMaker {
     /// burger.jpg for 2 s, then sparrow.jpg for 2 s, at 10 fps: 40 frames at 0, 100, ..., 3900 ms.
     static func burgerThenSparrow(_ format: Format, in directory: URL) async throws -> URL {
         let output = directory.appendingPathComponent("burger-sparrow.\(format.fileExtension)")
-        try await ffmpeg(stillInputs(burgerRate: 10, burgerSeconds: 2, sparrowRate: 10, sparrowSeconds: 2)
-            + format.codecArguments + [output.path])
+        try await ffmpeg(
+            stillInputs(burgerRate: 10, burgerSeconds: 2, sparrowRate: 10, sparrowSeconds: 2)
+                + format.codecArguments + [output.path])
         return output
     }
 
@@ -88,20 +97,23 @@ enum VideoClipMaker {
         let output = directory.appendingPathComponent("vfr.\(format.fileExtension)")
         // Milliseconds as the time base: the concatenation's own (microseconds) is more than
         // MPEG-4 Part 2 allows.
-        try await ffmpeg(stillInputs(burgerRate: 10, burgerSeconds: 1, sparrowRate: 4, sparrowSeconds: 2, after: ",settb=1/1000")
-            + ["-fps_mode", "vfr"] + format.codecArguments + [output.path])
+        try await ffmpeg(
+            stillInputs(burgerRate: 10, burgerSeconds: 1, sparrowRate: 4, sparrowSeconds: 2, after: ",settb=1/1000")
+                + ["-fps_mode", "vfr"] + format.codecArguments + [output.path])
         return output
     }
 
     /// The frame times `variableFrameRate` is made with: 0, 100, ..., 900, then 1000, 1250, ..., 2750.
-    static let variableFrameRateTimestamps = Array(stride(from: 0, through: 900, by: 100)) + Array(stride(from: 1000, through: 2750, by: 250))
+    static let variableFrameRateTimestamps =
+        Array(stride(from: 0, through: 900, by: 100)) + Array(stride(from: 1000, through: 2750, by: 250))
 
     /// FFmpeg's moving test pattern (`testsrc2`) for 4 s at 10 fps: 40 frames whose bytes are
     /// spread over the file (unlike still photos, whose first key frame holds nearly everything).
     static func movingPattern(_ format: Format, in directory: URL) async throws -> URL {
         let output = directory.appendingPathComponent("pattern.\(format.fileExtension)")
-        try await ffmpeg(["-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=4"]
-            + format.codecArguments + [output.path])
+        try await ffmpeg(
+            ["-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=4"]
+                + format.codecArguments + [output.path])
         return output
     }
 
@@ -115,15 +127,18 @@ enum VideoClipMaker {
 
     /// One frame of a shared photo, scaled as the clips are, as raw RGB24 bytes (width * height * 3).
     static func rawFrame(_ photo: String) async throws -> Data {
-        try await ffmpeg(["-i", TestData.image(photo).path, "-vf", scale, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try await ffmpeg([
+            "-i", TestData.image(photo).path, "-vf", scale, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ])
     }
 
     /// The presentation timestamps, in milliseconds from the first, of the frames FFmpeg itself
     /// decodes from `file` (`ffmpeg -fps_mode passthrough -f framecrc`: one line per decoded
     /// frame, with its time base in the header): the reference the tool's timestamps must match.
     static func decodedTimestamps(of file: URL) async throws -> [Int] {
-        let text = String(decoding: try await ffmpeg(["-i", file.path, "-map", "0:v", "-fps_mode", "passthrough", "-f", "framecrc", "-"]),
-                          as: UTF8.self)
+        let text = String(
+            decoding: try await ffmpeg(["-i", file.path, "-map", "0:v", "-fps_mode", "passthrough", "-f", "framecrc", "-"]),
+            as: UTF8.self)
         var timeBase: (Int, Int)?
         var presentation: [Int] = []
         for line in text.split(separator: "\n") {
@@ -142,12 +157,17 @@ enum VideoClipMaker {
 
     /// The inputs and filter that make a clip of burger.jpg then sparrow.jpg, each at its own
     /// rate, with `filter` applied after the concatenation.
-    private static func stillInputs(burgerRate: Int, burgerSeconds: Int, sparrowRate: Int, sparrowSeconds: Int,
-                                    after filter: String = "") -> [String] {
+    private static func stillInputs(
+        burgerRate: Int, burgerSeconds: Int, sparrowRate: Int, sparrowSeconds: Int,
+        after filter: String = ""
+    ) -> [String] {
         [
-            "-y", "-loop", "1", "-framerate", String(burgerRate), "-t", String(burgerSeconds), "-i", TestData.image("burger.jpg").path,
-            "-loop", "1", "-framerate", String(sparrowRate), "-t", String(sparrowSeconds), "-i", TestData.image("sparrow.jpg").path,
-            "-filter_complex", "[0:v]\(scale),format=yuv420p[a];[1:v]\(scale),format=yuv420p[b];[a][b]concat=n=2:v=1:a=0\(filter)[v]",
+            "-y", "-loop", "1", "-framerate", String(burgerRate), "-t", String(burgerSeconds), "-i",
+            TestData.image("burger.jpg").path,
+            "-loop", "1", "-framerate", String(sparrowRate), "-t", String(sparrowSeconds), "-i",
+            TestData.image("sparrow.jpg").path,
+            "-filter_complex",
+            "[0:v]\(scale),format=yuv420p[a];[1:v]\(scale),format=yuv420p[b];[a][b]concat=n=2:v=1:a=0\(filter)[v]",
             "-map", "[v]",
         ]
     }
@@ -178,8 +198,10 @@ enum VideoClipMaker {
         return try result(of: process, arguments: arguments, outputURL: outputURL, errorURL: errorURL)
     }
 
-    private static func runFFmpeg(_ arguments: [String], terminationHandler: @escaping @Sendable () -> Void,
-                                  wait: (Process) async throws -> Void) async throws -> Data {
+    private static func runFFmpeg(
+        _ arguments: [String], terminationHandler: @escaping @Sendable () -> Void,
+        wait: (Process) async throws -> Void
+    ) async throws -> Data {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (process, outputURL, errorURL) = try startFFmpeg(arguments, in: folder, terminationHandler: terminationHandler)
@@ -188,8 +210,10 @@ enum VideoClipMaker {
     }
 
     /// Starts ffmpeg with its stdout and stderr going to files in `folder` (no pipe can fill up and stall it).
-    private static func startFFmpeg(_ arguments: [String], in folder: URL,
-                                    terminationHandler: @escaping @Sendable () -> Void) throws -> (Process, URL, URL) {
+    private static func startFFmpeg(
+        _ arguments: [String], in folder: URL,
+        terminationHandler: @escaping @Sendable () -> Void
+    ) throws -> (Process, URL, URL) {
         guard let ffmpegPath else { throw Failure(message: "ffmpeg not found") }
         let outputURL = folder.appendingPathComponent("stdout"), errorURL = folder.appendingPathComponent("stderr")
         try Data().write(to: outputURL)
@@ -209,8 +233,9 @@ enum VideoClipMaker {
 
     private static func result(of process: Process, arguments: [String], outputURL: URL, errorURL: URL) throws -> Data {
         guard process.terminationStatus == 0 else {
-            throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): "
-                + String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
+            throw Failure(
+                message: "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): "
+                    + String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
         }
         return try Data(contentsOf: outputURL)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `--roi` and `--rotation` in classify-video and live, as in classify: clips of one photo
 /// (5 frames at 5 fps, MPEG-4 in MKV, which every ffmpeg can write), classified in video and
@@ -10,9 +10,12 @@ struct VideoImageProcessingTests {
     /// A clip of `photo` at its own size (rounded down to even sides, which yuv420p needs).
     static func stillClip(_ photo: String, in folder: URL) async throws -> URL {
         let output = folder.appendingPathComponent("\(photo).mkv")
-        try await VideoClipMaker.ffmpeg(["-y", "-loop", "1", "-framerate", "5", "-t", "1", "-i", TestData.image(photo).path,
-                                         "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,setsar=1,format=yuv420p"]
-            + VideoClipMaker.mkv.codecArguments + [output.path])
+        try await VideoClipMaker.ffmpeg(
+            [
+                "-y", "-loop", "1", "-framerate", "5", "-t", "1", "-i", TestData.image(photo).path,
+                "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2,setsar=1,format=yuv420p",
+            ]
+                + VideoClipMaker.mkv.codecArguments + [output.path])
         return output
     }
 
@@ -20,8 +23,9 @@ struct VideoImageProcessingTests {
     /// summary or statistics).
     static func topCategories(_ run: VisionTasksTool.Run, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String?] {
         try run.stdoutLines.dropLast().map { line in
-            let frame = try #require(try? JSONDecoder().decode(VideoOutput.Frame.self, from: Data(line.utf8)),
-                                     "not a frame result: \(line)\n\(run)", sourceLocation: sourceLocation)
+            let frame = try #require(
+                try? JSONDecoder().decode(VideoOutput.Frame.self, from: Data(line.utf8)),
+                "not a frame result: \(line)\n\(run)", sourceLocation: sourceLocation)
             return frame.top?.categoryName
         }
     }
@@ -73,14 +77,22 @@ struct VideoImageProcessingTests {
 /// classify-video and live, found before the model or source is opened. Needs no ffmpeg.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct VideoImageProcessingUsageTests {
-    @Test(arguments: ["classify-video", "live"], [
-        (["--roi", "0.5,0.5,0.6,0.6"], "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
-            + "Expected RectF values to be in [0,1]. Got left 0.5, top 0.5, right 1.1, bottom 1.1. Given '0.5,0.5,0.6,0.6'."),
-        (["--roi", "-0.1,0,0.5,0.5"], "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
-            + "Expected RectF values to be in [0,1]. Got left -0.1, top 0.0, right 0.4, bottom 0.5. Given '-0.1,0,0.5,0.5'."),
-        (["--roi", "0.1,0.2,0.3"], "error: --roi expects four numbers X,Y,W,H, got '0.1,0.2,0.3'"),
-        (["--rotation", "45"], "error: --rotation: Expected rotation to be a multiple of 90°, got 45."),
-    ])
+    @Test(
+        arguments: ["classify-video", "live"],
+        [
+            (
+                ["--roi", "0.5,0.5,0.6,0.6"],
+                "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
+                    + "Expected RectF values to be in [0,1]. Got left 0.5, top 0.5, right 1.1, bottom 1.1. Given '0.5,0.5,0.6,0.6'."
+            ),
+            (
+                ["--roi", "-0.1,0,0.5,0.5"],
+                "error: --roi must lie inside the image (X, Y, W, H normalized to [0, 1]): "
+                    + "Expected RectF values to be in [0,1]. Got left -0.1, top 0.0, right 0.4, bottom 0.5. Given '-0.1,0,0.5,0.5'."
+            ),
+            (["--roi", "0.1,0.2,0.3"], "error: --roi expects four numbers X,Y,W,H, got '0.1,0.2,0.3'"),
+            (["--rotation", "45"], "error: --rotation: Expected rotation to be a multiple of 90°, got 45."),
+        ])
     func badRegionOrRotationIsAUsageError(command: String, usage: (options: [String], message: String)) async throws {
         let (options, message) = usage
         let run = try await VisionTasksTool.run([command, "/nonexistent/clip.mp4", "--model", Fixture.quantModel] + options)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A damaged container whose second frame is dated 2^62 s: classify-video classifies it and
 /// ends normally (no arithmetic trap in its duration check), with a timestamp in range.
@@ -12,8 +12,11 @@ struct VideoTimestampOverflowTests {
         let jpeg = Array(try TestData.bytes("images/burger_crop.jpg"))
         let damaged: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0, count: 50)
         let clip = folder.appendingPathComponent("huge_time.mkv")
-        try Data(MatroskaWriter.mjpeg(tickNanoseconds: 1_000_000_000, durationInTicks: 10,
-                                      frames: [(0, damaged), (1 << 62, jpeg)], width: 400, height: 325)).write(to: clip)
+        try Data(
+            MatroskaWriter.mjpeg(
+                tickNanoseconds: 1_000_000_000, durationInTicks: 10,
+                frames: [(0, damaged), (1 << 62, jpeg)], width: 400, height: 325)
+        ).write(to: clip)
         let run = try await VisionTasksTool.run(["classify-video", clip.path, "--model", Fixture.quantModel, "--format", "jsonl"])
         #expect(run.status == 0, "\(run)")
         struct Frame: Decodable { let timestampInMilliseconds: Int }

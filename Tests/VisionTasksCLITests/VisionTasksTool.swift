@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the built `vision-tasks` executable as a user would, with a timeout, and captures what
 /// it printed and its exit status.
@@ -66,7 +66,8 @@ enum VisionTasksTool {
             return [URL(fileURLWithPath: path)]
         }
         let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let testRunner = [Bundle.main.executableURL, Bundle.main.bundleURL]
+        let testRunner =
+            [Bundle.main.executableURL, Bundle.main.bundleURL]
             + CommandLine.arguments.prefix(1).map { URL(fileURLWithPath: $0, relativeTo: workingDirectory) }
         var found: [URL] = []
         for url in testRunner.compactMap({ $0?.standardizedFileURL }) {
@@ -126,11 +127,13 @@ enum VisionTasksTool {
                 _ = await Waiting.wait(for: exited, safetyNet: 5)
             }
         }
-        try #require(finished, "vision-tasks \(arguments.joined(separator: " ")) did not finish within \(timeout); killed",
-                     sourceLocation: sourceLocation)
-        return Run(arguments: arguments, status: process.terminationStatus,
-                   stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+        try #require(
+            finished, "vision-tasks \(arguments.joined(separator: " ")) did not finish within \(timeout); killed",
+            sourceLocation: sourceLocation)
+        return Run(
+            arguments: arguments, status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
     }
 
     private static func emptyFile(_ url: URL) throws -> FileHandle {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Each misuse gives MediaPipe's error code and message (or, where MediaPipe has none, ours).
@@ -34,29 +35,47 @@ struct ClassifierErrorTests {
     }
 
     static let creationCases: [Case] = [
-        Case(name: "max results 0", change: .maxResults(0),
-             code: .invalidArgumentError, message: "Invalid `max_results` option: value must be != 0."),
-        Case(name: "both lists", change: .lists(allow: ["bagel"], deny: ["plate"]),
-             code: .invalidArgumentError,
-             message: "`category_allowlist` and `category_denylist` are mutually exclusive options."),
-        Case(name: "allowlist without labels", model: "mobilenet_v2_1.0_224_quant.tflite",
-             change: .lists(allow: ["bagel"], deny: []), code: .invalidArgumentError,
-             message: "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."),
-        Case(name: "denylist without labels", model: "mobilenet_v1_0.25_224_quant_without_subgraph_metadata.tflite",
-             change: .lists(allow: [], deny: ["bagel"]), code: .invalidArgumentError,
-             message: "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."),
-        Case(name: "allowlist of unknown names (deliberately unlike MediaPipe)",
-             change: .lists(allow: ["no such thing", "nor this"], deny: []), code: .invalidArgumentError,
-             message: "None of the names in `category_allowlist` (no such thing, nor this) is a category name of the model, so every category would be dropped."),
-        Case(name: "float model without normalization", model: "mobilenet_v1_0.25_224_1_default_1.tflite", change: .none,
-             code: .notFoundError,
-             message: "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."),
-        Case(name: "GPU delegate", change: .gpu, code: .invalidArgumentError,
-             message: "The GPU delegate is not available on Linux; use Delegate.CPU."),
-        Case(name: "live stream without delegate", change: .liveStream, code: .invalidArgumentError,
-             message: "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."),
-        Case(name: "zero threads", change: .threads(0), code: .invalidArgumentError,
-             message: "Invalid thread count: 0; it must be between 1 and 64."),
+        Case(
+            name: "max results 0", change: .maxResults(0),
+            code: .invalidArgumentError, message: "Invalid `max_results` option: value must be != 0."),
+        Case(
+            name: "both lists", change: .lists(allow: ["bagel"], deny: ["plate"]),
+            code: .invalidArgumentError,
+            message: "`category_allowlist` and `category_denylist` are mutually exclusive options."),
+        Case(
+            name: "allowlist without labels", model: "mobilenet_v2_1.0_224_quant.tflite",
+            change: .lists(allow: ["bagel"], deny: []), code: .invalidArgumentError,
+            message:
+                "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+        ),
+        Case(
+            name: "denylist without labels", model: "mobilenet_v1_0.25_224_quant_without_subgraph_metadata.tflite",
+            change: .lists(allow: [], deny: ["bagel"]), code: .invalidArgumentError,
+            message:
+                "Using `category_allowlist` or `category_denylist` requires labels to be present in the TFLite Model Metadata but none was found."
+        ),
+        Case(
+            name: "allowlist of unknown names (deliberately unlike MediaPipe)",
+            change: .lists(allow: ["no such thing", "nor this"], deny: []), code: .invalidArgumentError,
+            message:
+                "None of the names in `category_allowlist` (no such thing, nor this) is a category name of the model, so every category would be dropped."
+        ),
+        Case(
+            name: "float model without normalization", model: "mobilenet_v1_0.25_224_1_default_1.tflite", change: .none,
+            code: .notFoundError,
+            message:
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."),
+        Case(
+            name: "GPU delegate", change: .gpu, code: .invalidArgumentError,
+            message: "The GPU delegate is not available on Linux; use Delegate.CPU."),
+        Case(
+            name: "live stream without delegate", change: .liveStream, code: .invalidArgumentError,
+            message:
+                "The vision task is in live stream mode. An object must be set as the delegate of the task in its options to ensure asynchronous delivery of results."
+        ),
+        Case(
+            name: "zero threads", change: .threads(0), code: .invalidArgumentError,
+            message: "Invalid thread count: 0; it must be between 1 and 64."),
     ]
 
     @Test(arguments: creationCases)
@@ -79,8 +98,9 @@ struct ClassifierErrorTests {
     @Test func noModelGivesExternalFileError() {
         let error = #expect(throws: TasksError.self) { try ImageClassifier(options: ImageClassifierOptions()) }
         #expect(error?.code == .invalidArgumentError)
-        #expect(error?.description == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', "
-            + "'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
+        #expect(
+            error?.description == "INVALID_ARGUMENT: ExternalFile must specify at least one of 'file_content', "
+                + "'file_name', 'file_pointer_meta' or 'file_descriptor_meta'.")
     }
 
     /// Bridged to NSError as MediaPipe iOS's errors are: its domain, code and description.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// One case of `expected/mediapipe_generated_models.json`: top 5 with the given options.
@@ -23,7 +24,8 @@ private struct GeneratedCase: Decodable {
 /// MediaPipe on the models in `models/generated`.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct GeneratedModelsGoldenTests {
-    private static let cases = TestData.isAvailable
+    private static let cases =
+        TestData.isAvailable
         ? try? VisionTasksTests.reference("mediapipe_generated_models.json", as: [GeneratedCase].self) : nil
 
     private static let samePixels = try? samePixelsReference("generated", as: [GeneratedCase].self)
@@ -58,11 +60,13 @@ struct GeneratedModelsGoldenTests {
             }
             let result = try classifier.classify(image: try MPImage(contentsOf: TestData.image(item.image)))
             let categories = result.classificationResult.classifications[0].categories
-            let context = "\(model) \(item.image) locale \(item.options.displayNamesLocale ?? "-") threshold \(item.options.scoreThreshold ?? 0)"
+            let context =
+                "\(model) \(item.image) locale \(item.options.displayNamesLocale ?? "-") threshold \(item.options.scoreThreshold ?? 0)"
             let tolerance = try tolerance(item.image)
             expectMatchesReference(categories, item.categories, tolerance: tolerance, context)
             if item.categories.count < 5 {
-                #expect(categories.count == item.categories.count, "\(context): the threshold keeps exactly MediaPipe's categories")
+                #expect(
+                    categories.count == item.categories.count, "\(context): the threshold keeps exactly MediaPipe's categories")
             }
         }
     }

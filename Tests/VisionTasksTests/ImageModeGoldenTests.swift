@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// `expected/mediapipe_image_mode.json`: `{model: {image: [head]}}` or `{model: {"error": text}}`.
@@ -42,7 +43,8 @@ private struct ImageModeReference: Decodable {
 
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct ImageModeGoldenTests {
-    private static let reference = TestData.isAvailable
+    private static let reference =
+        TestData.isAvailable
         ? try? VisionTasksTests.reference("mediapipe_image_mode.json", as: ImageModeReference.self) : nil
     private static let samePixels = try? samePixelsReference("image_mode", as: ImageModeReference.self)
 
@@ -71,8 +73,10 @@ struct ImageModeGoldenTests {
         try compare(model: model, images: images) { image in try fileDecodingTolerance(model: model, image: image) }
     }
 
-    private func compare(model: String, images: [String: [ImageModeReference.Head]],
-                         tolerance: (String) throws -> Float) throws {
+    private func compare(
+        model: String, images: [String: [ImageModeReference.Head]],
+        tolerance: (String) throws -> Float
+    ) throws {
         let classifier = try fullClassifier(model)
         for (image, heads) in images.sorted(by: { $0.key < $1.key }) {
             let tolerance = try tolerance(image)

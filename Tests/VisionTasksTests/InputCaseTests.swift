@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// The input cases users hit with the reference systems: pixel layouts, padded rows, orientation,
@@ -41,13 +42,18 @@ struct InputCaseTests {
 
     @Test func rgbaBgraAndRgbOfTheSamePictureClassifyIdentically() throws {
         let (width, height) = (photo.width, photo.height)
-        let rgb = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: width * 3) { self.rgb($0, $1) },
-                              width: width, height: height, format: .rgb8)
+        let rgb = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: width * 3) { self.rgb($0, $1) },
+            width: width, height: height, format: .rgb8)
         // Alpha varies across the picture: MediaPipe drops it without compositing.
-        let rgba = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: width * 4) { self.rgb($0, $1) + [UInt8(($0 * 7 + $1) % 256)] },
-                               width: width, height: height, format: .rgba8)
-        let bgra = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: width * 4) { self.rgb($0, $1).reversed() + [0] },
-                               width: width, height: height, format: .bgra8)
+        let rgba = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: width * 4) {
+                self.rgb($0, $1) + [UInt8(($0 * 7 + $1) % 256)]
+            },
+            width: width, height: height, format: .rgba8)
+        let bgra = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: width * 4) { self.rgb($0, $1).reversed() + [0] },
+            width: width, height: height, format: .bgra8)
         let expected = try categories(MPImage(contentsOf: TestData.image("burger.jpg")))
         #expect(expected.first?.index == 934)
         #expect(try categories(rgb) == expected)
@@ -68,8 +74,9 @@ struct InputCaseTests {
             }
         }
         let packedStride = width * format.bytesPerPixel
-        let packed = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: packedStride, pixel),
-                                 width: width, height: height, format: format)
+        let packed = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: packedStride, pixel),
+            width: width, height: height, format: format)
         for padding in [1, 3, 64] {
             let stride = packedStride + padding
             // The last row may omit its padding, as a CVPixelBuffer's plane may.
@@ -81,12 +88,14 @@ struct InputCaseTests {
 
     @Test func grayBecomesEqualRedGreenBlue() throws {
         let (width, height) = (photo.width, photo.height)
-        let gray = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: width) { [self.rgb($0, $1)[0]] },
-                               width: width, height: height, format: .gray8)
-        let rgb = try MPImage(pixels: buffer(width: width, height: height, bytesPerRow: width * 3) { x, y in
-            let red = self.rgb(x, y)[0]
-            return [red, red, red]
-        }, width: width, height: height, format: .rgb8)
+        let gray = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: width) { [self.rgb($0, $1)[0]] },
+            width: width, height: height, format: .gray8)
+        let rgb = try MPImage(
+            pixels: buffer(width: width, height: height, bytesPerRow: width * 3) { x, y in
+                let red = self.rgb(x, y)[0]
+                return [red, red, red]
+            }, width: width, height: height, format: .rgb8)
         #expect(try categories(gray) == categories(rgb))
     }
 
@@ -96,8 +105,9 @@ struct InputCaseTests {
     @Test(arguments: ImageOrientation.allCases)
     func orientationRestoresTheUprightPicture(orientation: ImageOrientation) throws {
         let stored = OrientedPixels(upright: photo, orientation: orientation)
-        let image = try MPImage(pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8,
-                                orientation: orientation)
+        let image = try MPImage(
+            pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8,
+            orientation: orientation)
         let upright = try categories(MPImage(contentsOf: TestData.image("burger.jpg")))
         let ours = try categories(image)
         #expect(ours.first?.index == upright.first?.index)
@@ -113,8 +123,9 @@ struct InputCaseTests {
         let fromBytes = try ImageClassifier(options: options)
         for name in ["burger.jpg", "sparrow.png", "multi_objects.jpg"] {
             let image = try MPImage(contentsOf: TestData.image(name))
-            #expect(try fromPath.classify(image: image).classificationResult.classifications
-                == fromBytes.classify(image: image).classificationResult.classifications, "\(name)")
+            #expect(
+                try fromPath.classify(image: image).classificationResult.classifications
+                    == fromBytes.classify(image: image).classificationResult.classifications, "\(name)")
         }
     }
 

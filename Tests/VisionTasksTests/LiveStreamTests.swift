@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Records delegate callbacks; with a `gate`, each callback first waits at it, so that a test
@@ -11,8 +12,10 @@ final class RecordingDelegate: ImageClassifierLiveStreamDelegate, Sendable {
 
     init(gate: Gate? = nil) { self.gate = gate }
 
-    func imageClassifier(_ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-                         timestampInMilliseconds: Int, error: (any Error)?) {
+    func imageClassifier(
+        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+        timestampInMilliseconds: Int, error: (any Error)?
+    ) {
         gate?.pass()
         let top = result?.classificationResult.classifications.first?.categories.first?.index
         calls.withLock { $0.append((timestampInMilliseconds, top, error as? TasksError)) }
@@ -201,8 +204,9 @@ struct LiveStreamTests {
         let delegate = RecordingDelegate()
         let classifier = try liveClassifier(delegate)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        try classifier.classifyAsync(image: image, timestampInMilliseconds: 5,
-                                     regionOfInterest: CGRect(x: 0.5, y: 0.5, width: 0.9, height: 0.2))
+        try classifier.classifyAsync(
+            image: image, timestampInMilliseconds: 5,
+            regionOfInterest: CGRect(x: 0.5, y: 0.5, width: 0.9, height: 0.2))
         classifier.close()
         let calls = delegate.calls.withLock { $0 }
         #expect(calls.count == 1)

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// How `MPImage`'s initializers refuse bad input: a `TasksError` with the right code and a
@@ -23,28 +23,40 @@ struct MPImageErrorTests {
     /// check once) and sizes over the decoders' limits, for every format, with rows unpadded.
     static let rawCases: [Case] = [PixelFormat.rgba8, .bgra8, .rgb8, .gray8, .nv12, .nv21, .i420, .yuyv].flatMap { format in
         [
-            Case(id: "\(format) Int.max wide", code: .invalidArgumentError,
-                 fragments: ["Invalid image size \(Int.max)x1", "limited to 67108864 pixels"]) {
+            Case(
+                id: "\(format) Int.max wide", code: .invalidArgumentError,
+                fragments: ["Invalid image size \(Int.max)x1", "limited to 67108864 pixels"]
+            ) {
                 try MPImage(pixels: Data(count: 16), width: Int.max, height: 1, format: format)
             },
-            Case(id: "\(format) Int.max / 2 + 1 wide", code: .invalidArgumentError,
-                 fragments: ["Invalid image size \(Int.max / 2 + 1)x2", "limited to 67108864 pixels"]) {
+            Case(
+                id: "\(format) Int.max / 2 + 1 wide", code: .invalidArgumentError,
+                fragments: ["Invalid image size \(Int.max / 2 + 1)x2", "limited to 67108864 pixels"]
+            ) {
                 try MPImage(pixels: Data(count: 16), width: Int.max / 2 + 1, height: 2, format: format)
             },
-            Case(id: "\(format) Int.max tall", code: .invalidArgumentError,
-                 fragments: ["Invalid image size 1x\(Int.max)", "limited to 67108864 pixels"]) {
+            Case(
+                id: "\(format) Int.max tall", code: .invalidArgumentError,
+                fragments: ["Invalid image size 1x\(Int.max)", "limited to 67108864 pixels"]
+            ) {
                 try MPImage(pixels: Data(count: 16), width: 1, height: Int.max, format: format)
             },
-            Case(id: "\(format) one past the side limit", code: .invalidArgumentError,
-                 fragments: ["Invalid image size \(side + 1)x1", "limited to 67108864 pixels"]) {
+            Case(
+                id: "\(format) one past the side limit", code: .invalidArgumentError,
+                fragments: ["Invalid image size \(side + 1)x1", "limited to 67108864 pixels"]
+            ) {
                 try MPImage(pixels: Data(count: 16), width: side + 1, height: 1, format: format)
             },
-            Case(id: "\(format) one row past the pixel limit", code: .invalidArgumentError,
-                 fragments: ["Invalid image size 10000x10001", "more than the limit of 100000000 pixels"]) {
+            Case(
+                id: "\(format) one row past the pixel limit", code: .invalidArgumentError,
+                fragments: ["Invalid image size 10000x10001", "more than the limit of 100000000 pixels"]
+            ) {
                 try MPImage(pixels: Data(count: 16), width: 10_000, height: 10_001, format: format)
             },
-            Case(id: "\(format) planes one past the side limit", code: .invalidArgumentError,
-                 fragments: ["Invalid image size 1x\(side + 1)", "limited to 67108864 pixels"]) {
+            Case(
+                id: "\(format) planes one past the side limit", code: .invalidArgumentError,
+                fragments: ["Invalid image size 1x\(side + 1)", "limited to 67108864 pixels"]
+            ) {
                 try MPImage(planes: [PixelPlane(bytes: Data(), bytesPerRow: 1)], width: 1, height: side + 1, format: format)
             },
         ]
@@ -57,13 +69,19 @@ struct MPImageErrorTests {
 
     /// Files and URLs that are not images to read.
     static let fileCases: [Case] = [
-        Case(id: "http URL", code: .invalidArgumentError, fragments: ["http://example.com/burger.jpg: Failed to read image: only file URLs are supported"]) {
+        Case(
+            id: "http URL", code: .invalidArgumentError,
+            fragments: ["http://example.com/burger.jpg: Failed to read image: only file URLs are supported"]
+        ) {
             try MPImage(contentsOf: URL(string: "http://example.com/burger.jpg")!)
         },
         Case(id: "/dev/zero", code: .invalidArgumentError, fragments: ["/dev/zero: Expected a regular image file, but this is"]) {
             try MPImage(contentsOfFile: "/dev/zero")
         },
-        Case(id: "/dev/urandom", code: .invalidArgumentError, fragments: ["/dev/urandom: Expected a regular image file, but this is"]) {
+        Case(
+            id: "/dev/urandom", code: .invalidArgumentError,
+            fragments: ["/dev/urandom: Expected a regular image file, but this is"]
+        ) {
             try MPImage(contentsOf: URL(fileURLWithPath: "/dev/urandom"))
         },
         Case(id: "missing file", code: .notFoundError, fragments: ["/nonexistent/burger.jpg: The image file was not found"]) {
@@ -82,9 +100,13 @@ struct MPImageErrorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("camera.jpg").path
         try #require(mkfifo(path, 0o600) == 0)
-        expect(Case(id: "FIFO", code: .invalidArgumentError, fragments: ["\(path): Expected a regular image file, but this is", "FIFO"]) {
-            try MPImage(contentsOfFile: path)
-        })
+        expect(
+            Case(
+                id: "FIFO", code: .invalidArgumentError,
+                fragments: ["\(path): Expected a regular image file, but this is", "FIFO"]
+            ) {
+                try MPImage(contentsOfFile: path)
+            })
     }
 
     @Test("the limits are published")
@@ -96,7 +118,9 @@ struct MPImageErrorTests {
 
     /// Checks that `item` throws its code and message fragments.
     func expect(_ item: Case, sourceLocation: SourceLocation = #_sourceLocation) {
-        expectTasksError(item.code, containing: item.fragments, context: item.id, sourceLocation: sourceLocation) { try item.make() }
+        expectTasksError(item.code, containing: item.fragments, context: item.id, sourceLocation: sourceLocation) {
+            try item.make()
+        }
     }
 }
 

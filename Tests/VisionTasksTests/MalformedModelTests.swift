@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Truncated and corrupted models, and models whose zip of associated files is cut: each is a
@@ -8,8 +9,10 @@ import TestSupport
 /// never a crash.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct MalformedModelTests {
-    static let models = ["mobilenet_v1_0.25_224_quant.tflite", "mobilenet_v1_0.25_224_1_metadata_1.tflite",
-                         "automl_labeler_model.tflite"]
+    static let models = [
+        "mobilenet_v1_0.25_224_quant.tflite", "mobilenet_v1_0.25_224_1_metadata_1.tflite",
+        "automl_labeler_model.tflite",
+    ]
 
     func classifier(_ bytes: Data) throws -> ImageClassifier {
         let options = ImageClassifierOptions()

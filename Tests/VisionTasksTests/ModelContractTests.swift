@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import LiteRT
 import TFLiteMetadata
 import TestSupport
+import Testing
+
 @testable import ClassificationCore
 @testable import VisionTasks
 
@@ -27,14 +28,16 @@ struct ModelContractTests {
     @Test func oneChannelInputIsRejected() {
         let error = creationError { $0.setShape([1, 224, 224, 1], of: .input) }
         #expect(error?.code == .invalidArgumentError)
-        #expect(error?.message == "The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
-            + "Got 1 x 224 x 224 x 1 for input tensor input.")
+        #expect(
+            error?.message == "The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
+                + "Got 1 x 224 x 224 x 1 for input tensor input.")
     }
 
     @Test func batchOfTwoIsRejected() {
         let error = creationError { $0.setShape([2, 224, 224, 3], of: .input) }
-        #expect(error?.message == "The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
-            + "Got 2 x 224 x 224 x 3 for input tensor input.")
+        #expect(
+            error?.message == "The input tensor should have dimensions 1 x height x width x depth, where depth = 3. "
+                + "Got 2 x 224 x 224 x 3 for input tensor input.")
     }
 
     @Test func int8InputIsRejectedAsMediaPipeDoes() {
@@ -45,13 +48,16 @@ struct ModelContractTests {
 
     @Test func outputWithBatchOfTwoIsRejected() {
         let error = creationError { $0.setShape([2, 1001], of: .output) }
-        #expect(error?.message == "Output tensor 0 MobilenetV1/Predictions/Reshape_1 (UINT8 [2, 1001]) has an unsupported shape: expected [N], [1, N], "
-            + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
+        #expect(
+            error?.message
+                == "Output tensor 0 MobilenetV1/Predictions/Reshape_1 (UINT8 [2, 1001]) has an unsupported shape: expected [N], [1, N], "
+                + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
     }
 
     @Test func int8OutputIsRejected() {
         let error = creationError { $0.setType(9, of: .output) }
-        #expect(error?.message.hasSuffix("has an unsupported type: expected FLOAT32 or UINT8.") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix("has an unsupported type: expected FLOAT32 or UINT8.") == true, "\(error?.message ?? "")")
     }
 
     /// [1, N] is the model's own shape and classifies.
@@ -62,11 +68,16 @@ struct ModelContractTests {
 
     /// Every dimension but the last equal to 1 is accepted (as MediaPipe classifies them; see
     /// OutputShapeTests for real models), others are not. Checked on the head builder the classifier uses.
-    @Test(arguments: [([1, 1, 1, 5], true), ([1, 5], true), ([5], true), ([1, 1, 5], true), ([1, 5, 1, 1], false),
-                      ([1, 2, 1, 5], false), ([2, 5], false)])
+    @Test(arguments: [
+        ([1, 1, 1, 5], true), ([1, 5], true), ([5], true), ([1, 1, 5], true), ([1, 5, 1, 1], false),
+        ([1, 2, 1, 5], false), ([2, 5], false),
+    ])
     func outputShapeRule(shape: [Int], accepted: Bool) {
         let tensor = TensorDescription(name: "scores", elementType: .float32, shape: shape, quantization: nil)
-        let build = { try ClassificationHead(index: 0, tensor: tensor, metadata: nil, files: AssociatedFiles(modelBytes: Data()), locale: "en") }
+        let build = {
+            try ClassificationHead(
+                index: 0, tensor: tensor, metadata: nil, files: AssociatedFiles(modelBytes: Data()), locale: "en")
+        }
         if accepted {
             #expect((try? build())?.categoryCount == 5)
         } else {

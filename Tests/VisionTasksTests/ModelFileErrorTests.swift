@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// A model path that is not a readable regular file is refused by the one file reader, with a
@@ -14,8 +14,10 @@ import VisionTasks
         return #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
     }
 
-    func expectRefused(_ path: String, code: TasksErrorCode = .invalidArgumentError, reason: String,
-                       sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ path: String, code: TasksErrorCode = .invalidArgumentError, reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = creationError(path)
         #expect(error?.code == code, sourceLocation: sourceLocation)
         #expect(error?.subject == .file(path), sourceLocation: sourceLocation)
@@ -47,13 +49,16 @@ import VisionTasks
         let path = directory.appendingPathComponent("huge.tflite").path
         try #require(FileManager.default.createFile(atPath: path, contents: nil))
         try #require(truncate(path, 3 << 30) == 0)  // sparse: no disk space used
-        expectRefused(path, reason: "The model file is too large: 3221225472 bytes is more than the limit of "
-            + "2147483648 bytes (2 GiB).")
+        expectRefused(
+            path,
+            reason: "The model file is too large: 3221225472 bytes is more than the limit of "
+                + "2147483648 bytes (2 GiB).")
     }
 
     @Test func missingFileIsNotFound() {
-        expectRefused("/nonexistent/model.tflite", code: .notFoundError,
-                      reason: "The model file was not found (no such file or folder).")
+        expectRefused(
+            "/nonexistent/model.tflite", code: .notFoundError,
+            reason: "The model file was not found (no such file or folder).")
     }
 
     @Test func emptyFileIsRefused() throws {
@@ -68,8 +73,10 @@ import VisionTasks
     @Test(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
     func contractErrorNamesTheFile() {
         let path = TestData.model("mobilenet_v1_0.25_224_1_default_1.tflite").path
-        expectRefused(path, code: .notFoundError, reason: "Input tensor has type float32: it requires specifying "
-            + "NormalizationOptions metadata to preprocess input images.")
+        expectRefused(
+            path, code: .notFoundError,
+            reason: "Input tensor has type float32: it requires specifying "
+                + "NormalizationOptions metadata to preprocess input images.")
     }
 
     /// Option errors name the option as data; their MediaPipe message is shown unchanged.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// Output shapes: every dimension but the last equal to 1 (`[N]`, `[1, N]`, `[1, 1, N]`,
@@ -43,8 +43,9 @@ struct OutputShapeTests {
         guard shape.dropLast().allSatisfy({ $0 == 1 }) else {
             let error = #expect(throws: TasksError.self) { try ImageClassifier(options: options) }
             #expect(error?.code == .invalidArgumentError)
-            #expect(error?.reason == "Output tensor 0 scores (UINT8 \(shape)) has an unsupported shape: expected [N], [1, N], "
-                + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
+            #expect(
+                error?.reason == "Output tensor 0 scores (UINT8 \(shape)) has an unsupported shape: expected [N], [1, N], "
+                    + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
             return
         }
         let result = try ImageClassifier(options: options).classify(image: image)
@@ -89,11 +90,14 @@ struct OutputShapeTests {
         let path = folder.appendingPathComponent("nan.tflite").path
         try patcher.data.write(to: URL(fileURLWithPath: path))
         let classifier = try ImageClassifier(modelPath: path)
-        let error = #expect(throws: TasksError.self) { try classifier.classify(image: MPImage(contentsOf: TestData.image("burger.jpg"))) }
+        let error = #expect(throws: TasksError.self) {
+            try classifier.classify(image: MPImage(contentsOf: TestData.image("burger.jpg")))
+        }
         #expect(error?.code == .outOfRangeError)
         #expect(error?.subject == .file(path))
-        #expect(error?.reason == "Output tensor 0 gives a NaN score for category 0: the model's output "
-            + "(after dequantization and calibration) is not a number.")
+        #expect(
+            error?.reason == "Output tensor 0 gives a NaN score for category 0: the model's output "
+                + "(after dequantization and calibration) is not a number.")
     }
 
     /// Writes the models for the reference script when `SVT_WRITE_RESHAPE_MODELS` names a folder.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// A raw buffer must be what its description says: without `bytesPerRow` exactly the packed
@@ -11,12 +11,15 @@ import VisionTasks
         let rgba = Data(repeating: 7, count: 4 * 4 * 4)
         let error = #expect(throws: TasksError.self) { try MPImage(pixels: rgba, width: 4, height: 4, format: .rgb8) }
         #expect(error?.code == .invalidArgumentError)
-        #expect(error?.message == "Pixel buffer has 64 bytes, but 4x4 rgb8 without bytesPerRow is exactly 48 bytes; "
-            + "give bytesPerRow for padded rows, or check the format.")
+        #expect(
+            error?.message == "Pixel buffer has 64 bytes, but 4x4 rgb8 without bytesPerRow is exactly 48 bytes; "
+                + "give bytesPerRow for padded rows, or check the format.")
     }
 
-    @Test(arguments: [(PixelFormat.rgba8, 4 * 3 * 2), (.gray8, 3 * 2), (.i420, 3 * 2 + 2 * 2 * 1), (.nv12, 3 * 2 + 4 * 1),
-                      (.yuyv, 4 * 2 * 2)])
+    @Test(arguments: [
+        (PixelFormat.rgba8, 4 * 3 * 2), (.gray8, 3 * 2), (.i420, 3 * 2 + 2 * 2 * 1), (.nv12, 3 * 2 + 4 * 1),
+        (.yuyv, 4 * 2 * 2),
+    ])
     func exactLengthWithoutStride(format: PixelFormat, byteCount: Int) throws {
         #expect(throws: Never.self) { try MPImage(pixels: Data(count: byteCount), width: 3, height: 2, format: format) }
         let longer = #expect(throws: TasksError.self) {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
+import TFLiteMetadata
 import TestSupport
+import Testing
+
 @testable import ClassificationCore
 @testable import VisionTasks
-import TFLiteMetadata
 
 /// TFLite Support's AutoML postprocessing cases: the flowers model's output replaced by the fixed
 /// uint8 scores {0, 64, 255, 32, 128} (scale 1/256), through max results, threshold, allowlist
@@ -21,22 +22,27 @@ struct AutoMLPostprocessingTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "max results 3", maxResults: 3,
-             expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5), (1, "dandelion", 0.25)]),
-        Case(name: "threshold 0.4", scoreThreshold: 0.4,
-             expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5)]),
-        Case(name: "allowlist", allowlist: ["dandelion", "daisy"],
-             expected: [(1, "dandelion", 0.25), (0, "daisy", 0)]),
-        Case(name: "denylist", denylist: ["dandelion", "daisy"],
-             expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5), (3, "sunflowers", 0.125)]),
+        Case(
+            name: "max results 3", maxResults: 3,
+            expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5), (1, "dandelion", 0.25)]),
+        Case(
+            name: "threshold 0.4", scoreThreshold: 0.4,
+            expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5)]),
+        Case(
+            name: "allowlist", allowlist: ["dandelion", "daisy"],
+            expected: [(1, "dandelion", 0.25), (0, "daisy", 0)]),
+        Case(
+            name: "denylist", denylist: ["dandelion", "daisy"],
+            expected: [(2, "roses", 0.99609375), (4, "tulips", 0.5), (3, "sunflowers", 0.125)]),
     ]
 
     @Test(arguments: cases)
     func fixedScores(_ item: Case) throws {
         let asset = try ModelAsset(path: TestData.model("automl_labeler_model.tflite").path, buffer: nil)
-        let engine = try ClassifierEngine(ClassifierConfiguration(
-            asset: asset, threadCount: 1, maxResults: item.maxResults, scoreThreshold: .value(item.scoreThreshold),
-            categoryAllowlist: item.allowlist, categoryDenylist: item.denylist))
+        let engine = try ClassifierEngine(
+            ClassifierConfiguration(
+                asset: asset, threadCount: 1, maxResults: item.maxResults, scoreThreshold: .value(item.scoreThreshold),
+                categoryAllowlist: item.allowlist, categoryDenylist: item.denylist))
         let raw: [UInt8] = [0, 64, 255, 32, 128]
         let scores = raw.withUnsafeBytes { engine.heads[0].scores(from: $0) }
         let categories = engine.postprocess(scores: [scores])[0].categories
@@ -58,8 +64,9 @@ struct AutoMLPostprocessingTests {
 /// Score calibration formula cases computed by hand from MediaPipe's definition.
 struct ScoreCalibratorTests {
     @Test func inverseLogisticIdentitySigmoid() {
-        let calibrator = ScoreCalibrator(transformation: .inverseLogistic, defaultScore: 0.05,
-                                         sigmoids: [Sigmoid(scale: 1, slope: 1, offset: 0, minScore: nil)])
+        let calibrator = ScoreCalibrator(
+            transformation: .inverseLogistic, defaultScore: 0.05,
+            sigmoids: [Sigmoid(scale: 1, slope: 1, offset: 0, minScore: nil)])
         // slope 1, offset 0: σ(logit(x)) = x.
         #expect(abs(calibrator.calibrate(0.3, with: calibrator.sigmoids[0]) - 0.3) < 1e-6)
     }

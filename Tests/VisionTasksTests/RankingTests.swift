@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ClassificationCore
 
 /// The postprocessor's allocation-free ranking (integer keys, selection of the best k, radix
@@ -13,10 +14,12 @@ struct RankingTests {
     }
 
     static func ranked(_ scores: [Float], threshold: Float, allowed: (Int) -> Bool, maxResults: Int) -> [Int] {
-        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: ClassificationPostprocessor.keyCapacity(categoryCount: scores.count))
+        let keys = UnsafeMutableBufferPointer<UInt64>.allocate(
+            capacity: ClassificationPostprocessor.keyCapacity(categoryCount: scores.count))
         defer { keys.deallocate() }
         let count = scores.withUnsafeBufferPointer {
-            ClassificationPostprocessor.rank(scores: $0, threshold: threshold, allowed: allowed, maxResults: maxResults, keys: keys)
+            ClassificationPostprocessor.rank(
+                scores: $0, threshold: threshold, allowed: allowed, maxResults: maxResults, keys: keys)
         }
         return keys[0..<count].map(ClassificationPostprocessor.index(of:))
     }
@@ -27,10 +30,12 @@ struct RankingTests {
         var lists: [[Float]] = [[], [0.5], [0, -0.0, 0, -0.0], [.infinity, 1, -.infinity, .nan, 1, .infinity]]
         for count in [5, 64, 65, 1001, 3000] {
             lists.append((0..<count).map { _ in Float(Int.random(in: 0...255, using: &random)) / 256 })  // many ties
-            lists.append((0..<count).map { _ in Float.random(in: -30...30, using: &random) })             // logits
-            lists.append((0..<count).map { _ in
-                [Float(0), -0.0, 1e-30, -1e-30, .greatestFiniteMagnitude, -.leastNonzeroMagnitude][Int.random(in: 0...5, using: &random)]
-            })
+            lists.append((0..<count).map { _ in Float.random(in: -30...30, using: &random) })  // logits
+            lists.append(
+                (0..<count).map { _ in
+                    [Float(0), -0.0, 1e-30, -1e-30, .greatestFiniteMagnitude, -.leastNonzeroMagnitude][
+                        Int.random(in: 0...5, using: &random)]
+                })
         }
         return lists
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// One case of `expected/mediapipe_roi_rotation.json`.
@@ -31,7 +32,8 @@ private struct RegionCase: Decodable {
 
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct RegionAndRotationGoldenTests {
-    private static let cases = TestData.isAvailable
+    private static let cases =
+        TestData.isAvailable
         ? try? VisionTasksTests.reference("mediapipe_roi_rotation.json", as: [String: [RegionCase]].self) : nil
 
     private static let samePixels = try? samePixelsReference("roi_rotation", as: [String: [RegionCase]].self)
@@ -59,8 +61,9 @@ struct RegionAndRotationGoldenTests {
             let image = try MPImage(contentsOf: TestData.image(item.image), orientation: item.orientation)
             let result = try classifier.classify(image: image, regionOfInterest: item.region)
             let context = "\(model) \(item.image) roi \(item.roi ?? []) rotation \(item.rotationDegrees)"
-            expectMatchesReference(result.classificationResult.classifications[0].categories, item.categories,
-                                   tolerance: tolerance, context)
+            expectMatchesReference(
+                result.classificationResult.classifications[0].categories, item.categories,
+                tolerance: tolerance, context)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// Video mode, and MediaPipe's rules tying methods, delegates and timestamps to running modes.
@@ -21,7 +22,8 @@ struct RunningModeTests {
     @Test func videoFramesCarryTheirTimestamps() throws {
         let classifier = try classifier(.video)
         let burger = try MPImage(contentsOf: TestData.image("burger.jpg"))
-        let expected = try fullClassifier(Self.model).classify(image: burger).classificationResult.classifications[0].categories[0]
+        let expected = try fullClassifier(Self.model).classify(image: burger).classificationResult.classifications[0].categories[
+            0]
         for timestamp in [0, 33, 67, 1000] {
             let result = try classifier.classify(videoFrame: burger, timestampInMilliseconds: timestamp)
             #expect(result.timestampInMilliseconds == timestamp)
@@ -46,8 +48,9 @@ struct RunningModeTests {
     @Test func videoRegionOfInterest() throws {
         let classifier = try classifier(.video)
         let image = try MPImage(contentsOf: TestData.image("multi_objects.jpg"))
-        let result = try classifier.classify(videoFrame: image, timestampInMilliseconds: 1,
-                                             regionOfInterest: CGRect(x: 0.45, y: 0.3075, width: 0.164, height: 0.427))
+        let result = try classifier.classify(
+            videoFrame: image, timestampInMilliseconds: 1,
+            regionOfInterest: CGRect(x: 0.45, y: 0.3075, width: 0.164, height: 0.427))
         #expect(result.classificationResult.classifications[0].categories.first?.categoryName == "soccer ball")
     }
 
@@ -58,14 +61,22 @@ struct RunningModeTests {
         let videoMode = try classifier(.video)
         let liveMode = try classifier(.liveStream, delegate: receiver)
         let expectations: [(() throws -> Void, String)] = [
-            ({ _ = try imageMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
-             "The vision task is not initialized with video mode. Current Running Mode: Image"),
-            ({ try imageMode.classifyAsync(image: image, timestampInMilliseconds: 0) },
-             "The vision task is not initialized with live stream mode. Current Running Mode: Image"),
-            ({ _ = try videoMode.classify(image: image) },
-             "The vision task is not initialized with image mode. Current Running Mode: Video"),
-            ({ _ = try liveMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
-             "The vision task is not initialized with video mode. Current Running Mode: Live Stream"),
+            (
+                { _ = try imageMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
+                "The vision task is not initialized with video mode. Current Running Mode: Image"
+            ),
+            (
+                { try imageMode.classifyAsync(image: image, timestampInMilliseconds: 0) },
+                "The vision task is not initialized with live stream mode. Current Running Mode: Image"
+            ),
+            (
+                { _ = try videoMode.classify(image: image) },
+                "The vision task is not initialized with image mode. Current Running Mode: Video"
+            ),
+            (
+                { _ = try liveMode.classify(videoFrame: image, timestampInMilliseconds: 0) },
+                "The vision task is not initialized with video mode. Current Running Mode: Live Stream"
+            ),
         ]
         for (call, message) in expectations {
             let error = #expect(throws: TasksError.self) { try call() }
@@ -79,7 +90,8 @@ struct RunningModeTests {
     func delegateOutsideLiveStreamIsRejected(mode: RunningMode) throws {
         let receiver = Receiver()
         let error = #expect(throws: TasksError.self) { try classifier(mode, delegate: receiver) }
-        #expect(error?.message == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
+        #expect(
+            error?.message == "The vision task is in image or video mode. The delegate must not be set in the task's options.")
     }
 }
 
@@ -100,16 +112,20 @@ struct AsyncAndOrientedFrameTests {
         let frame = try await video.classification(ofVideoFrame: image, timestampInMilliseconds: 40)
         #expect(frame.timestampInMilliseconds == 40)
         #expect(frame.classificationResult.classifications == expected)
-        await #expect(throws: TasksError.self) { try await video.classification(ofVideoFrame: image, timestampInMilliseconds: 40) }
+        await #expect(throws: TasksError.self) {
+            try await video.classification(ofVideoFrame: image, timestampInMilliseconds: 40)
+        }
     }
 
     /// burger.jpg stored turned a quarter clockwise (as a camera in portrait would), tagged `.right`.
     @Test func orientedFramesInVideoAndLiveStream() async throws {
         let upright = try MPImage(contentsOf: TestData.image("burger.jpg"))
         let stored = OrientedPixels(upright: upright.pixels, orientation: .right)
-        let frame = try MPImage(pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8, orientation: .right)
+        let frame = try MPImage(
+            pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8, orientation: .right)
         let video = try fullClassifier(Self.model) { $0.runningMode = .video }
-        let top = try video.classify(videoFrame: frame, timestampInMilliseconds: 0).classificationResult.classifications[0].categories[0]
+        let top = try video.classify(videoFrame: frame, timestampInMilliseconds: 0).classificationResult.classifications[0]
+            .categories[0]
         #expect(top.index == 934)
 
         let options = ImageClassifierOptions()

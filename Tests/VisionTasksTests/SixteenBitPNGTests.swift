@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 import VisionTasks
 
 /// A 16-bit PNG whose low bytes are not zero classifies as MediaPipe reads it: the high byte of

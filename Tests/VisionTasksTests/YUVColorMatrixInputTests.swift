@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// HD frames: YUV made with the BT.709 matrix, given to the public `MPImage` initializers with
@@ -41,11 +42,13 @@ struct YUVColorMatrixInputTests {
         let yuv = try classifier.classify(image: fromPlanes).classificationResult.classifications[0].categories
         #expect(yuv.first?.index == rgb.first?.index)
         let step = try tolerance(for: Self.model)
-        #expect(abs((yuv.first?.score ?? 0) - (rgb.first?.score ?? 1)) <= 2 * step,
-                "top score \(yuv.first?.score ?? 0) vs RGB \(rgb.first?.score ?? 0)")
+        #expect(
+            abs((yuv.first?.score ?? 0) - (rgb.first?.score ?? 1)) <= 2 * step,
+            "top score \(yuv.first?.score ?? 0) vs RGB \(rgb.first?.score ?? 0)")
 
-        let fromBuffer = try MPImage(pixels: Data(planes.map(\.bytes).joined()), width: width, height: height, format: .i444,
-                                     colorMatrix: .bt709, orientation: .up)
+        let fromBuffer = try MPImage(
+            pixels: Data(planes.map(\.bytes).joined()), width: width, height: height, format: .i444,
+            colorMatrix: .bt709, orientation: .up)
         #expect(try classifier.classify(image: fromBuffer).classificationResult.classifications[0].categories == yuv)
 
         // The default matrix is BT.601, which reads these pixels differently.

@@ -1,7 +1,8 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
+
 @testable import VisionTasks
 
 /// YUV frames through the public `MPImage` initializers.
@@ -28,8 +29,10 @@ extension YUVInputTests {
 
         /// BT.601 (Kr = 0.299, Kb = 0.114) from 8-bit R, G, B: Y', Cb, Cr unrounded, in the 8-bit
         /// scale of `range` (video: Y' 16...235, chroma 16...240; full: 0...255).
-        static func yCbCr(_ red: UInt8, _ green: UInt8, _ blue: UInt8,
-                          _ range: YUVColorRange) -> (y: Double, cb: Double, cr: Double) {
+        static func yCbCr(
+            _ red: UInt8, _ green: UInt8, _ blue: UInt8,
+            _ range: YUVColorRange
+        ) -> (y: Double, cb: Double, cr: Double) {
             let (r, g, b) = (Double(red) / 255, Double(green) / 255, Double(blue) / 255)
             let luma = 0.299 * r + 0.587 * g + 0.114 * b
             let (cb, cr) = ((b - luma) / 1.772, (r - luma) / 1.402)
@@ -65,8 +68,10 @@ extension YUVInputTests {
                     let block = (top..<min(top + blockHeight, height)).flatMap { y in
                         (left..<min(left + 2, width)).map { pixels[y][$0] }
                     }
-                    return (Self.byte(block.map(\.cb).reduce(0, +) / Double(block.count)),
-                            Self.byte(block.map(\.cr).reduce(0, +) / Double(block.count)))
+                    return (
+                        Self.byte(block.map(\.cb).reduce(0, +) / Double(block.count)),
+                        Self.byte(block.map(\.cr).reduce(0, +) / Double(block.count))
+                    )
                 }
             }
             let luma = pixels.map { row in row.map { Self.byte($0.y) } }
@@ -77,11 +82,13 @@ extension YUVInputTests {
             case .nv21: rows = [luma, chroma.map { $0.flatMap { [$0.cr, $0.cb] } }]
             case .i420: rows = [luma, chroma.map { $0.map(\.cb) }, chroma.map { $0.map(\.cr) }]
             case .yuyv:
-                rows = [zip(luma, chroma).map { lumaRow, chromaRow in
-                    chromaRow.enumerated().flatMap { pair, value in
-                        [lumaRow[2 * pair], value.cb, lumaRow[min(2 * pair + 1, width - 1)], value.cr]
+                rows = [
+                    zip(luma, chroma).map { lumaRow, chromaRow in
+                        chromaRow.enumerated().flatMap { pair, value in
+                            [lumaRow[2 * pair], value.cb, lumaRow[min(2 * pair + 1, width - 1)], value.cr]
+                        }
                     }
-                }]
+                ]
             case .rgba8, .bgra8, .rgb8, .gray8: preconditionFailure("\(format) is not YUV")
             }
             return rows.map { plane in
@@ -91,32 +98,37 @@ extension YUVInputTests {
             }
         }
 
-        @Test("a YUV frame classifies like the RGB photo",
-              arguments: [PixelFormat.nv12, .nv21, .i420, .i444, .yuyv], YUVColorRange.allCases)
+        @Test(
+            "a YUV frame classifies like the RGB photo",
+            arguments: [PixelFormat.nv12, .nv21, .i420, .i444, .yuyv], YUVColorRange.allCases)
         func classifiesLikeRGB(format: PixelFormat, range: YUVColorRange) throws {
             let rgb = try categories(MPImage(contentsOf: TestData.image("burger.jpg")))
             let step = try tolerance(for: Self.model)
 
-            let fromPlanes = try MPImage(planes: planes(format, range, padded: true), width: photo.width, height: photo.height,
-                                         format: format, colorRange: range)
+            let fromPlanes = try MPImage(
+                planes: planes(format, range, padded: true), width: photo.width, height: photo.height,
+                format: format, colorRange: range)
             let yuv = try categories(fromPlanes)
-            #expect(yuv.first?.index == rgb.first?.index,
-                    "\(yuv.first?.categoryName ?? "none") instead of \(rgb.first?.categoryName ?? "none")")
+            #expect(
+                yuv.first?.index == rgb.first?.index,
+                "\(yuv.first?.categoryName ?? "none") instead of \(rgb.first?.categoryName ?? "none")")
             let difference = abs((yuv.first?.score ?? 0) - (rgb.first?.score ?? 1))
             #expect(difference <= 2 * step, "top score \(yuv.first?.score ?? 0) vs RGB \(rgb.first?.score ?? 0)")
 
             // The same frame in one unpadded buffer (FFmpeg's rawvideo layout) gives the same result.
             let contiguous = Data(planes(format, range, padded: false).map(\.bytes).joined())
-            let fromBuffer = try MPImage(pixels: contiguous, width: photo.width, height: photo.height, format: format,
-                                         colorRange: range)
+            let fromBuffer = try MPImage(
+                pixels: contiguous, width: photo.width, height: photo.height, format: format,
+                colorRange: range)
             #expect(try categories(fromBuffer) == yuv)
         }
 
         @Test("the default color range is video range")
         func defaultRangeIsVideo() throws {
             let planes = planes(.nv12, .video, padded: false)
-            let explicit = try MPImage(planes: planes, width: photo.width, height: photo.height, format: .nv12,
-                                       colorRange: .video)
+            let explicit = try MPImage(
+                planes: planes, width: photo.width, height: photo.height, format: .nv12,
+                colorRange: .video)
             let implicit = try MPImage(planes: planes, width: photo.width, height: photo.height, format: .nv12)
             #expect(try categories(implicit) == categories(explicit))
             let full = try MPImage(planes: planes, width: photo.width, height: photo.height, format: .nv12, colorRange: .full)
@@ -131,17 +143,22 @@ extension YUVInputTests {
         @Test("orientation makes a turned YUV frame upright", arguments: ImageOrientation.allCases)
         func orientation(_ orientation: ImageOrientation) throws {
             let stored = OrientedPixels(upright: photo, orientation: orientation)
-            let storedRGB = try PixelImage(copying: stored.bytes, width: stored.width, height: stored.height,
-                                           bytesPerRow: stored.width * 3, format: .rgb8)
-            let rgb = try categories(MPImage(pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8,
-                                             orientation: orientation))
-            let image = try MPImage(planes: Self.planes(of: storedRGB, .nv12, .video, padded: true), width: stored.width,
-                                    height: stored.height, format: .nv12, orientation: orientation)
+            let storedRGB = try PixelImage(
+                copying: stored.bytes, width: stored.width, height: stored.height,
+                bytesPerRow: stored.width * 3, format: .rgb8)
+            let rgb = try categories(
+                MPImage(
+                    pixels: stored.bytes, width: stored.width, height: stored.height, format: .rgb8,
+                    orientation: orientation))
+            let image = try MPImage(
+                planes: Self.planes(of: storedRGB, .nv12, .video, padded: true), width: stored.width,
+                height: stored.height, format: .nv12, orientation: orientation)
             let yuv = try categories(image)
             let step = try tolerance(for: Self.model)
             #expect(yuv.first?.index == rgb.first?.index)
-            #expect(abs((yuv.first?.score ?? 0) - (rgb.first?.score ?? 1)) <= 4 * step,
-                    "top score \(yuv.first?.score ?? 0) vs RGB \(rgb.first?.score ?? 0)")
+            #expect(
+                abs((yuv.first?.score ?? 0) - (rgb.first?.score ?? 1)) <= 4 * step,
+                "top score \(yuv.first?.score ?? 0) vs RGB \(rgb.first?.score ?? 0)")
         }
     }
 
@@ -159,12 +176,19 @@ extension YUVInputTests {
 
         @Test func chromaPlaneTooSmall() {
             let y = PixelPlane(bytes: Data(count: 35), bytesPerRow: 7)
-            expectTasksError(.invalidArgumentError, containing: ["plane 1 (UV) of 7x5 nv12 has 16 bytes", "3 rows (ceil(height 5 / 2)) of 8 bytes", "need 24"]) {
+            expectTasksError(
+                .invalidArgumentError,
+                containing: ["plane 1 (UV) of 7x5 nv12 has 16 bytes", "3 rows (ceil(height 5 / 2)) of 8 bytes", "need 24"]
+            ) {
                 try MPImage(planes: [y, PixelPlane(bytes: Data(count: 16), bytesPerRow: 8)], width: 7, height: 5, format: .nv12)
             }
-            expectTasksError(.invalidArgumentError, containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12", "2 x ceil(width 7 / 2) = 8"]) {
-                try MPImage(planes: [y, PixelPlane(bytes: Data(count: 24), bytesPerRow: 7)], width: 7, height: 5, format: .nv12,
-                            colorRange: .full)
+            expectTasksError(
+                .invalidArgumentError,
+                containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12", "2 x ceil(width 7 / 2) = 8"]
+            ) {
+                try MPImage(
+                    planes: [y, PixelPlane(bytes: Data(count: 24), bytesPerRow: 7)], width: 7, height: 5, format: .nv12,
+                    colorRange: .full)
             }
         }
 
@@ -172,7 +196,10 @@ extension YUVInputTests {
             expectTasksError(.invalidArgumentError, containing: ["Pixel buffer too small: 58 bytes", "7x5 nv21 needs 59"]) {
                 try MPImage(pixels: Data(count: 58), width: 7, height: 5, format: .nv21)
             }
-            expectTasksError(.invalidArgumentError, containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12 (the Y plane's bytesPerRow)"]) {
+            expectTasksError(
+                .invalidArgumentError,
+                containing: ["Invalid bytesPerRow 7 of plane 1 (UV) of 7x5 nv12 (the Y plane's bytesPerRow)"]
+            ) {
                 try MPImage(pixels: Data(count: 100), width: 7, height: 5, bytesPerRow: 7, format: .nv12)
             }
             expectTasksError(.invalidArgumentError, containing: ["Invalid image size 0x5"]) {

@@ -26,8 +26,9 @@ struct AutoMLManifest {
         let folder = manifestURL.deletingLastPathComponent()
         let modelType = try AutoMLManifest.string("modelType", in: object, subject: subject)
         guard modelType == AutoMLManifest.imageLabelingType else {
-            throw .invalidArgument("modelType is \"\(modelType)\"; an image labeler needs \"\(AutoMLManifest.imageLabelingType)\".",
-                                   subject: subject)
+            throw .invalidArgument(
+                "modelType is \"\(modelType)\"; an image labeler needs \"\(AutoMLManifest.imageLabelingType)\".",
+                subject: subject)
         }
         modelURL = try AutoMLManifest.file("modelFile", in: object, folder: folder, subject: subject)
         labelsURL = try AutoMLManifest.file("labelsFile", in: object, folder: folder, subject: subject)
@@ -51,16 +52,19 @@ struct AutoMLManifest {
             throw .invalidArgument("the AutoML manifest is not valid JSON.", subject: subject)
         }
         guard let object = parsed as? [String: Any] else {
-            throw .invalidArgument("the AutoML manifest must be a JSON object with modelFile, labelsFile and modelType.",
-                                   subject: subject)
+            throw .invalidArgument(
+                "the AutoML manifest must be a JSON object with modelFile, labelsFile and modelType.",
+                subject: subject)
         }
         return object
     }
 
-    private static func string(_ key: String, in object: [String: Any], subject: TasksError.Subject) throws(TasksError) -> String {
+    private static func string(_ key: String, in object: [String: Any], subject: TasksError.Subject) throws(TasksError) -> String
+    {
         guard let value = object[key] else { throw .invalidArgument("the key \"\(key)\" is missing.", subject: subject) }
         guard let text = value as? String, !(value is NSNumber) else {
-            let shown = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
+            let shown =
+                (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
                 .map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
             throw .invalidArgument("\"\(key)\" must be a string, not \(shown).", subject: subject)
         }
@@ -68,7 +72,9 @@ struct AutoMLManifest {
     }
 
     /// A file named by the manifest: a relative path that stays inside the manifest's folder.
-    private static func file(_ key: String, in object: [String: Any], folder: URL, subject: TasksError.Subject) throws(TasksError) -> URL {
+    private static func file(
+        _ key: String, in object: [String: Any], folder: URL, subject: TasksError.Subject
+    ) throws(TasksError) -> URL {
         let name = try string(key, in: object, subject: subject)
         let components = name.split(separator: "/", omittingEmptySubsequences: true)
         guard !name.isEmpty, !name.hasPrefix("/"), !components.contains(".."), !components.allSatisfy({ $0 == "." }) else {
@@ -78,7 +84,8 @@ struct AutoMLManifest {
         // A symbolic link inside the export must not lead out of it either.
         let realFolder = folder.resolvingSymlinksInPath().path
         guard url.resolvingSymlinksInPath().path.hasPrefix(realFolder + "/") else {
-            throw .invalidArgument("\"\(key)\" (\(name)) leads outside the manifest's folder through a symbolic link.", subject: subject)
+            throw .invalidArgument(
+                "\"\(key)\" (\(name)) leads outside the manifest's folder through a symbolic link.", subject: subject)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {

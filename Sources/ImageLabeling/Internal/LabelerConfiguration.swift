@@ -1,6 +1,6 @@
+import ClassificationCore
 import Foundation
 import TasksCommon
-import ClassificationCore
 
 /// ML Kit's labeler options turned into the classification pipeline's configuration.
 struct LabelerConfiguration {
@@ -11,16 +11,19 @@ struct LabelerConfiguration {
     /// Reads the model (and the AutoML manifest and labels), checks the options, builds the engine.
     func makeEngine() throws(TasksError) -> sending ClassifierEngine {
         guard options.maxResultCount >= 1 else {
-            throw .invalidArgument("maxResultCount must be at least 1, got \(options.maxResultCount).",
-                                   subject: .option("maxResultCount"))
+            throw .invalidArgument(
+                "maxResultCount must be at least 1, got \(options.maxResultCount).",
+                subject: .option("maxResultCount"))
         }
         let explicit = options.confidenceThreshold.map(\.floatValue)
         if let explicit, !(0...1).contains(explicit) {
-            throw .invalidArgument("confidenceThreshold must be in [0, 1], got \(explicit).",
-                                   subject: .option("confidenceThreshold"))
+            throw .invalidArgument(
+                "confidenceThreshold must be in [0, 1], got \(explicit).",
+                subject: .option("confidenceThreshold"))
         }
         let (model, isAutoMLOptions) = try localModel()
-        let threshold: ScoreThreshold = explicit.map { .value($0) }
+        let threshold: ScoreThreshold =
+            explicit.map { .value($0) }
             ?? (isAutoMLOptions ? .value(AutoMLImageLabelerOptions.defaultConfidenceThreshold) : .metadataOr(0))
         var configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: model.path, buffer: nil), threadCount: ClassifierConfiguration.defaultThreadCount,
@@ -31,9 +34,10 @@ struct LabelerConfiguration {
         let engine = try ClassifierEngine(configuration)
         guard engine.heads.count == 1 else {
             // ML Kit's labeler reads one output; taking the first of several would be a guess.
-            throw .invalidArgument("An image labeler uses one output, but this model has \(engine.heads.count) "
-                + "(\(engine.heads.map { $0.name.isEmpty ? "output \($0.index)" : $0.name }.joined(separator: ", "))); "
-                + "use VisionTasks' ImageClassifier, which returns every head.", subject: .file(model.path))
+            throw .invalidArgument(
+                "An image labeler uses one output, but this model has \(engine.heads.count) "
+                    + "(\(engine.heads.map { $0.name.isEmpty ? "output \($0.index)" : $0.name }.joined(separator: ", "))); "
+                    + "use VisionTasks' ImageClassifier, which returns every head.", subject: .file(model.path))
         }
         return engine
     }
@@ -49,8 +53,9 @@ struct LabelerConfiguration {
         default: throw .invalidArgument("Unsupported options type \(type(of: options)).")
         }
         if let remote {
-            throw .unimplemented("Remote models are not available in this version: cannot download '\(remote.name)'; "
-                + "use a local model.")
+            throw .unimplemented(
+                "Remote models are not available in this version: cannot download '\(remote.name)'; "
+                    + "use a local model.")
         }
         guard let local else { throw .invalidArgument("The options name no model.") }
         guard let automl = local as? AutoMLImageLabelerLocalModel else { return ((local.path, nil), isAutoML) }

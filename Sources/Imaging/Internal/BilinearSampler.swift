@@ -11,14 +11,18 @@ enum BilinearSampler {
     /// Each of the four neighbours is read as red, green and blue through the image's
     /// `PixelSource` (YUV converted on the fly), so the result is the one the same image
     /// converted to RGB8 beforehand would give. See `sample(_:width:height:geometry:tensorWidth:tensorHeight:positions:writer:)`.
-    static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, geometry: SamplingGeometry,
-                                                  tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers,
-                                                  writer: Writer) {
+    static func sample<Writer: TensorPixelWriter>(
+        _ image: PixelImage, geometry: SamplingGeometry,
+        tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers,
+        writer: Writer
+    ) {
         buffers.positions.0.reserve(tensorWidth)
         buffers.positions.1.reserve(tensorWidth)
-        image.withPixelSource(Sampling(width: image.width, height: image.height, geometry: geometry,
-                                       tensorWidth: tensorWidth, tensorHeight: tensorHeight,
-                                       positions: (buffers.positions.0.pointer, buffers.positions.1.pointer), writer: writer))
+        image.withPixelSource(
+            Sampling(
+                width: image.width, height: image.height, geometry: geometry,
+                tensorWidth: tensorWidth, tensorHeight: tensorHeight,
+                positions: (buffers.positions.0.pointer, buffers.positions.1.pointer), writer: writer))
     }
 
     /// The sampling of one image, specialized for its pixel source.
@@ -30,8 +34,9 @@ enum BilinearSampler {
         let writer: Writer
 
         func visit<Source: PixelSource>(_ source: Source) {
-            BilinearSampler.sample(source, width: width, height: height, geometry: geometry,
-                                   tensorWidth: tensorWidth, tensorHeight: tensorHeight, positions: positions, writer: writer)
+            BilinearSampler.sample(
+                source, width: width, height: height, geometry: geometry,
+                tensorWidth: tensorWidth, tensorHeight: tensorHeight, positions: positions, writer: writer)
         }
     }
 
@@ -79,10 +84,11 @@ enum BilinearSampler {
                     // (sum of 15-bit weights x values + 2^14) >> 15, with the weights / 32.
                     return (upper * weightTop + lower * fractionY + 512) >> 10
                 }
-                writer.write(pixel: v * tensorWidth + u,
-                             red: interpolate(topLeft.red, topRight.red, bottomLeft.red, bottomRight.red),
-                             green: interpolate(topLeft.green, topRight.green, bottomLeft.green, bottomRight.green),
-                             blue: interpolate(topLeft.blue, topRight.blue, bottomLeft.blue, bottomRight.blue))
+                writer.write(
+                    pixel: v * tensorWidth + u,
+                    red: interpolate(topLeft.red, topRight.red, bottomLeft.red, bottomRight.red),
+                    green: interpolate(topLeft.green, topRight.green, bottomLeft.green, bottomRight.green),
+                    blue: interpolate(topLeft.blue, topRight.blue, bottomLeft.blue, bottomRight.blue))
             }
         }
     }

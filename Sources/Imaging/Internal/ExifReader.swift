@@ -38,7 +38,8 @@ enum ExifReader {
                 continue
             default:
                 guard let length = readUInt16(bytes, at: index, bigEndian: true), length >= 2,
-                      index + Int(length) <= bytes.count else { return nil }
+                    index + Int(length) <= bytes.count
+                else { return nil }
                 let segment = Bytes(rebasing: bytes[(index + 2)..<(index + Int(length))])
                 if marker == 0xE1, let tiff = strippingExifHeader(segment, required: true) {
                     return tiff
@@ -100,13 +101,15 @@ enum ExifReader {
         default: return nil
         }
         guard readUInt16(tiff, at: 2, bigEndian: bigEndian) == 42,
-              let ifdOffset = readUInt32(tiff, at: 4, bigEndian: bigEndian), ifdOffset <= UInt32(Int32.max),
-              let entryCount = readUInt16(tiff, at: Int(ifdOffset), bigEndian: bigEndian) else { return nil }
+            let ifdOffset = readUInt32(tiff, at: 4, bigEndian: bigEndian), ifdOffset <= UInt32(Int32.max),
+            let entryCount = readUInt16(tiff, at: Int(ifdOffset), bigEndian: bigEndian)
+        else { return nil }
         for entry in 0..<Int(entryCount) {
             let offset = Int(ifdOffset) + 2 + entry * 12
             guard let tag = readUInt16(tiff, at: offset, bigEndian: bigEndian),
-                  let type = readUInt16(tiff, at: offset + 2, bigEndian: bigEndian),
-                  let count = readUInt32(tiff, at: offset + 4, bigEndian: bigEndian) else { return nil }
+                let type = readUInt16(tiff, at: offset + 2, bigEndian: bigEndian),
+                let count = readUInt32(tiff, at: offset + 4, bigEndian: bigEndian)
+            else { return nil }
             guard tag == 0x0112 else { continue }
             guard count >= 1 else { return nil }
             let value: Int?

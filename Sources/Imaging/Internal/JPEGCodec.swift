@@ -22,8 +22,9 @@ enum JPEGCodec {
         let bytesPerRow = width * channels
         var pixels = try makePixels(byteCount: bytesPerRow * height) { buffer in
             callCodec {
-                cic_jpeg_decode(bytes.baseAddress, bytes.count, &info, buffer.baseAddress, buffer.count, bytesPerRow,
-                                ImageDecoder.maxJPEGDecoderMemory, $0, $1)
+                cic_jpeg_decode(
+                    bytes.baseAddress, bytes.count, &info, buffer.baseAddress, buffer.count, bytesPerRow,
+                    ImageDecoder.maxJPEGDecoderMemory, $0, $1)
             }.map { error($0, info: info, source: source) }
         }
         switch channels {
@@ -44,8 +45,10 @@ enum JPEGCodec {
         let limit = ImageDecoder.maxJPEGDecoderMemory
         let kind = info.multiple_scans != 0 ? "progressive (multi-scan) " : ""
         let need = info.multiple_scans != 0 ? " for its whole-image DCT coefficients" : ""
-        return TasksError(.resourceExhaustedError,
-                          "Failed to decode image: a \(kind)\(info.width)x\(info.height) JPEG with \(info.channels) components needs more than the decoder's memory limit of \(limit) bytes (\(limit >> 20) MiB)\(need) (libjpeg: \(failure.message)).", subject: source)
+        return TasksError(
+            .resourceExhaustedError,
+            "Failed to decode image: a \(kind)\(info.width)x\(info.height) JPEG with \(info.channels) components needs more than the decoder's memory limit of \(limit) bytes (\(limit >> 20) MiB)\(need) (libjpeg: \(failure.message)).",
+            subject: source)
     }
 
     /// Converts packed CMYK pixels to packed RGB in the same array, then drops the unused

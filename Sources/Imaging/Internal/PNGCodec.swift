@@ -18,8 +18,9 @@ enum PNGCodec {
         // The size limits first, straight from IHDR (always the first chunk), before libpng
         // allocates its row buffers or refuses the header with a vaguer message.
         if bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8),
-           let width = ExifReader.readUInt32(bytes, at: 16, bigEndian: true),
-           let height = ExifReader.readUInt32(bytes, at: 20, bigEndian: true), width > 0, height > 0 {
+            let width = ExifReader.readUInt32(bytes, at: 16, bigEndian: true),
+            let height = ExifReader.readUInt32(bytes, at: 20, bigEndian: true), width > 0, height > 0
+        {
             try checkSides(width: Int(width), height: Int(height), source: source)
             try ImageDecoder.checkDimensions(width: Int(width), height: Int(height), source: source)
         }
@@ -48,7 +49,8 @@ enum PNGCodec {
     static func checkSides(width: Int, height: Int, source: TasksError.Subject) throws(TasksError) {
         guard width <= maxSideLength, height <= maxSideLength else {
             throw TasksError.invalidArgument(
-                "The image is too large: \(width)x\(height) pixels, but PNG width and height are limited to \(maxSideLength) pixels (libpng's limit).", subject: source)
+                "The image is too large: \(width)x\(height) pixels, but PNG width and height are limited to \(maxSideLength) pixels (libpng's limit).",
+                subject: source)
         }
     }
 }

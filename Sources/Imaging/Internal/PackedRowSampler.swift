@@ -1,5 +1,5 @@
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// `SeparableSampler` for RGB8, RGBA8 and BGRA8, vertical step first, written for SIMD.
@@ -52,8 +52,9 @@ struct PackedRowSampler<Layout: PackedPixelLayout, Writer: TensorPixelWriter> {
                 for column in 0..<columnCount {
                     let offset = (Int(left[column]) &- columns.lowerBound) &* bytesPerPixel
                     let spare = transposed ? !lastRow : !(lastRow && column + 1 == columnCount)
-                    writer.write(pixel: pixel &+ column &* stride, rgb: Self.horizontal(blended + offset, weights: weights[column]),
-                                 spare: spare)
+                    writer.write(
+                        pixel: pixel &+ column &* stride, rgb: Self.horizontal(blended + offset, weights: weights[column]),
+                        spare: spare)
                 }
             }
         }
@@ -66,13 +67,13 @@ struct PackedRowSampler<Layout: PackedPixelLayout, Writer: TensorPixelWriter> {
     @inline(__always)
     static func horizontal(_ pixels: UnsafePointer<Int16>, weights: SIMD8<Int16>) -> SIMD4<Int32> {
         #if arch(x86_64)
-        // Lanes (left c, next c) for c = 0...3, each pair multiplied and added in 32 bits.
-        let first = _mm_loadl_epi64(UnsafeRawPointer(pixels).assumingMemoryBound(to: __m128i.self))
-        let second = _mm_loadl_epi64(UnsafeRawPointer(pixels + Layout.bytesPerPixel).assumingMemoryBound(to: __m128i.self))
-        let sums = _mm_madd_epi16(_mm_unpacklo_epi16(first, second), unsafeBitCast(weights, to: __m128i.self))
-        let values = unsafeBitCast(_mm_srai_epi32(_mm_add_epi32(sums, _mm_set1_epi32(512)), 10), to: SIMD4<Int32>.self)
+            // Lanes (left c, next c) for c = 0...3, each pair multiplied and added in 32 bits.
+            let first = _mm_loadl_epi64(UnsafeRawPointer(pixels).assumingMemoryBound(to: __m128i.self))
+            let second = _mm_loadl_epi64(UnsafeRawPointer(pixels + Layout.bytesPerPixel).assumingMemoryBound(to: __m128i.self))
+            let sums = _mm_madd_epi16(_mm_unpacklo_epi16(first, second), unsafeBitCast(weights, to: __m128i.self))
+            let values = unsafeBitCast(_mm_srai_epi32(_mm_add_epi32(sums, _mm_set1_epi32(512)), 10), to: SIMD4<Int32>.self)
         #else
-        let values = portableSums(pixels, weights: weights)
+            let values = portableSums(pixels, weights: weights)
         #endif
         return Layout.red == 0 ? values : SIMD4<Int32>(values[Layout.red], values[Layout.green], values[Layout.blue], 0)
     }

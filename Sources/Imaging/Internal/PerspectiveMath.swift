@@ -70,7 +70,8 @@ enum PerspectiveMath {
     /// - Returns: nil when the determinant is 0.
     static func inverted3x3(_ s: [Double]) -> [Double]? {
         func e(_ row: Int, _ column: Int) -> Double { s[row * 3 + column] }
-        let determinant = e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
+        let determinant =
+            e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1))
             - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
             + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
         guard determinant != 0 else { return nil }

@@ -23,9 +23,11 @@ extension PixelSource {
     /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
     /// (0...32, summing to 32), so every sum is at most 8160.
     @inline(__always)
-    func interpolate(row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-                     weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
-                     into sums: UnsafeMutablePointer<Int16>) {
+    func interpolate(
+        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
+        into sums: UnsafeMutablePointer<Int16>
+    ) {
         let address = row(y)
         for index in 0..<count {
             let leftWeight = Int32(weightLeft[index]), rightWeight = Int32(weightRight[index])
@@ -69,21 +71,27 @@ extension PixelImage {
     }
 
     /// Calls `visitor` with the source of a YUV format.
-    private func visitYUV<Visitor: PixelSourceVisitor>(_ visitor: Visitor, base: UnsafePointer<UInt8>,
-                                                       conversion: YUVToRGB) -> Visitor.Result {
+    private func visitYUV<Visitor: PixelSourceVisitor>(
+        _ visitor: Visitor, base: UnsafePointer<UInt8>,
+        conversion: YUVToRGB
+    ) -> Visitor.Result {
         let plane = { (index: Int) in (base + planes[index].offset, planes[index].bytesPerRow) }
         switch format {
         case .nv12, .nv21:
             let (luma, chroma) = (plane(0), plane(1))
             let uFirst = format == .nv12
-            return visitor.visit(SemiPlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, chroma: chroma.0,
-                                                     chromaBytesPerRow: chroma.1, u: uFirst ? 0 : 1, v: uFirst ? 1 : 0,
-                                                     conversion: conversion))
+            return visitor.visit(
+                SemiPlanarYUVSource(
+                    luma: luma.0, lumaBytesPerRow: luma.1, chroma: chroma.0,
+                    chromaBytesPerRow: chroma.1, u: uFirst ? 0 : 1, v: uFirst ? 1 : 0,
+                    conversion: conversion))
         case .i420, .i444:
             let (luma, u, v) = (plane(0), plane(1), plane(2))
-            return visitor.visit(PlanarYUVSource(luma: luma.0, lumaBytesPerRow: luma.1, u: u.0, uBytesPerRow: u.1,
-                                                 v: v.0, vBytesPerRow: v.1, chromaShift: format == .i420 ? 1 : 0,
-                                                 conversion: conversion))
+            return visitor.visit(
+                PlanarYUVSource(
+                    luma: luma.0, lumaBytesPerRow: luma.1, u: u.0, uBytesPerRow: u.1,
+                    v: v.0, vBytesPerRow: v.1, chromaShift: format == .i420 ? 1 : 0,
+                    conversion: conversion))
         case .yuyv:
             return visitor.visit(PackedYUYVSource(base: base, bytesPerRow: bytesPerRow, conversion: conversion))
         case .rgba8, .bgra8, .rgb8, .gray8:
@@ -162,8 +170,10 @@ struct SemiPlanarYUVSource: PixelSource {
     func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, (x >> 1) << 1) }
 
     @inline(__always)
-    func rgb(_ row: (luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>),
-             _ column: (luma: Int, chroma: Int)) -> (red: Int32, green: Int32, blue: Int32) {
+    func rgb(
+        _ row: (luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>),
+        _ column: (luma: Int, chroma: Int)
+    ) -> (red: Int32, green: Int32, blue: Int32) {
         conversion.rgb(y: row.luma[column.luma], u: row.chroma[column.chroma + u], v: row.chroma[column.chroma + v])
     }
 }
@@ -188,8 +198,10 @@ struct PlanarYUVSource: PixelSource {
     func column(_ x: Int) -> (luma: Int, chroma: Int) { (x, x >> chromaShift) }
 
     @inline(__always)
-    func rgb(_ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>),
-             _ column: (luma: Int, chroma: Int)) -> (red: Int32, green: Int32, blue: Int32) {
+    func rgb(
+        _ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>),
+        _ column: (luma: Int, chroma: Int)
+    ) -> (red: Int32, green: Int32, blue: Int32) {
         conversion.rgb(y: row.luma[column.luma], u: row.u[column.chroma], v: row.v[column.chroma])
     }
 }

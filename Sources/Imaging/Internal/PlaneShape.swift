@@ -64,21 +64,38 @@ extension PixelFormat {
         let names = planeNames
         switch self {
         case .rgba8, .bgra8, .rgb8, .gray8:
-            return [PlaneShape(name: names[0], rowBytes: try multiplied(width, by: bytesPerPixel),
-                               rowBytesRule: "\(widthRule) x \(bytesPerPixel) bytes per pixel", rows: height, rowsRule: heightRule)]
+            return [
+                PlaneShape(
+                    name: names[0], rowBytes: try multiplied(width, by: bytesPerPixel),
+                    rowBytesRule: "\(widthRule) x \(bytesPerPixel) bytes per pixel", rows: height, rowsRule: heightRule)
+            ]
         case .nv12, .nv21:
-            return [PlaneShape(name: names[0], rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule),
-                    PlaneShape(name: names[1], rowBytes: try multiplied(chromaWidth, by: 2), rowBytesRule: "2 x \(halfWidthRule)",
-                               rows: chromaHeight, rowsRule: halfHeightRule)]
+            return [
+                PlaneShape(name: names[0], rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule),
+                PlaneShape(
+                    name: names[1], rowBytes: try multiplied(chromaWidth, by: 2), rowBytesRule: "2 x \(halfWidthRule)",
+                    rows: chromaHeight, rowsRule: halfHeightRule),
+            ]
         case .i420:
-            return [PlaneShape(name: names[0], rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule),
-                    PlaneShape(name: names[1], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight, rowsRule: halfHeightRule),
-                    PlaneShape(name: names[2], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight, rowsRule: halfHeightRule)]
+            return [
+                PlaneShape(name: names[0], rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule),
+                PlaneShape(
+                    name: names[1], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight,
+                    rowsRule: halfHeightRule),
+                PlaneShape(
+                    name: names[2], rowBytes: chromaWidth, rowBytesRule: halfWidthRule, rows: chromaHeight,
+                    rowsRule: halfHeightRule),
+            ]
         case .i444:
-            return names.map { PlaneShape(name: $0, rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule) }
+            return names.map {
+                PlaneShape(name: $0, rowBytes: width, rowBytesRule: widthRule, rows: height, rowsRule: heightRule)
+            }
         case .yuyv:
-            return [PlaneShape(name: names[0], rowBytes: try multiplied(chromaWidth, by: 4), rowBytesRule: "4 x \(halfWidthRule)",
-                               rows: height, rowsRule: heightRule)]
+            return [
+                PlaneShape(
+                    name: names[0], rowBytes: try multiplied(chromaWidth, by: 4), rowBytesRule: "4 x \(halfWidthRule)",
+                    rows: height, rowsRule: heightRule)
+            ]
         }
     }
 }

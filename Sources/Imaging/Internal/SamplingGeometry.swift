@@ -28,15 +28,19 @@ struct SamplingGeometry: Sendable, Equatable {
     ///   - region: Normalized left, top, right, bottom in stored-image coordinates.
     ///   - rotationDegrees: Clockwise rotation, a multiple of 90.
     ///   - mirrored: Flip the stored image horizontally before the crop and rotation.
-    init(imageWidth: Int, imageHeight: Int, tensorWidth: Int, tensorHeight: Int,
-         region: RegionOfInterest, rotationDegrees: Int, mirrored: Bool) {
-        let corners = Self.corners(imageWidth: imageWidth, imageHeight: imageHeight, region: region,
-                                   rotationDegrees: rotationDegrees, mirrored: mirrored)
+    init(
+        imageWidth: Int, imageHeight: Int, tensorWidth: Int, tensorHeight: Int,
+        region: RegionOfInterest, rotationDegrees: Int, mirrored: Bool
+    ) {
+        let corners = Self.corners(
+            imageWidth: imageWidth, imageHeight: imageHeight, region: region,
+            rotationDegrees: rotationDegrees, mirrored: mirrored)
         let tensorW = Float(tensorWidth), tensorH = Float(tensorHeight)
         // boxPoints order (bottom-left, top-left, top-right, bottom-right) to the tensor corners.
         let targets: [(x: Float, y: Float)] = [(0, tensorH), (0, 0), (tensorW, 0), (tensorW, tensorH)]
         if let forward = PerspectiveMath.perspectiveTransform(from: corners, to: targets),
-           let inverse = PerspectiveMath.inverted3x3(forward) {
+            let inverse = PerspectiveMath.inverted3x3(forward)
+        {
             matrix = inverse
         } else {
             // Only for degenerate rectangles, which validation excludes: the affine map.
@@ -55,8 +59,10 @@ struct SamplingGeometry: Sendable, Equatable {
     /// The corners of the region in source pixels, in `cv::boxPoints` order: bottom-left,
     /// top-left, top-right, bottom-right of the rotated rectangle (the points that end up
     /// at the tensor's corners).
-    static func corners(imageWidth: Int, imageHeight: Int, region: RegionOfInterest,
-                        rotationDegrees: Int, mirrored: Bool) -> [(x: Float, y: Float)] {
+    static func corners(
+        imageWidth: Int, imageHeight: Int, region: RegionOfInterest,
+        rotationDegrees: Int, mirrored: Bool
+    ) -> [(x: Float, y: Float)] {
         let imageW = Float(imageWidth), imageH = Float(imageHeight)
         // The flipped image sees the region mirrored.
         let left = mirrored ? 1 - region.right : region.left
@@ -77,15 +83,23 @@ struct SamplingGeometry: Sendable, Equatable {
         let degrees = Float(Double(rotation * 180) / Double.pi)
         let radians = Double(degrees) * Double.pi / 180
         let halfCos = Float(cos(radians)) * 0.5, halfSin = Float(sin(radians)) * 0.5
-        let bottomLeft = (x: centerX - halfSin * height - halfCos * width,
-                          y: centerY + halfCos * height - halfSin * width)
-        let topLeft = (x: centerX + halfSin * height - halfCos * width,
-                       y: centerY - halfCos * height - halfSin * width)
+        let bottomLeft = (
+            x: centerX - halfSin * height - halfCos * width,
+            y: centerY + halfCos * height - halfSin * width
+        )
+        let topLeft = (
+            x: centerX + halfSin * height - halfCos * width,
+            y: centerY - halfCos * height - halfSin * width
+        )
         // OpenCV 5 computes the last two corners directly (not as 2 * center - opposite).
-        let topRight = (x: centerX + halfSin * height + halfCos * width,
-                        y: centerY - halfCos * height + halfSin * width)
-        let bottomRight = (x: centerX - halfSin * height + halfCos * width,
-                           y: centerY + halfCos * height + halfSin * width)
+        let topRight = (
+            x: centerX + halfSin * height + halfCos * width,
+            y: centerY - halfCos * height + halfSin * width
+        )
+        let bottomRight = (
+            x: centerX - halfSin * height + halfCos * width,
+            y: centerY + halfCos * height + halfSin * width
+        )
         return [bottomLeft, topLeft, topRight, bottomRight]
     }
 }

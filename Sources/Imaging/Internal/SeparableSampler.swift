@@ -16,8 +16,10 @@
 enum SeparableSampler {
     /// Tabulates the positions of `geometry` in `buffers`, or returns nil when source x and y
     /// do not each follow one tensor axis (then the general path samples it).
-    static func prepare(_ geometry: SamplingGeometry, imageWidth: Int, imageHeight: Int,
-                        tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers) -> PreprocessingBuffers.Plan? {
+    static func prepare(
+        _ geometry: SamplingGeometry, imageWidth: Int, imageHeight: Int,
+        tensorWidth: Int, tensorHeight: Int, buffers: PreprocessingBuffers
+    ) -> PreprocessingBuffers.Plan? {
         let positions = SourcePositions(matrix: geometry.matrix, tensorWidth: tensorWidth, tensorHeight: tensorHeight)
         // x and y along the first tensor row (at 0..<tensorWidth) and column (after them).
         buffers.positions.0.reserve(tensorWidth + tensorHeight)
@@ -66,29 +68,40 @@ enum SeparableSampler {
         buffers.columnWeights.reserve(columnCount)
         for index in 0..<columnCount {
             let pair = SIMD2<Int16>(buffers.columns.firstWeight.pointer[index], buffers.columns.secondWeight.pointer[index])
-            buffers.columnWeights.pointer[index] = SIMD8<Int16>(lowHalf: SIMD4(lowHalf: pair, highHalf: pair),
-                                                                 highHalf: SIMD4(lowHalf: pair, highHalf: pair))
+            buffers.columnWeights.pointer[index] = SIMD8<Int16>(
+                lowHalf: SIMD4(lowHalf: pair, highHalf: pair),
+                highHalf: SIMD4(lowHalf: pair, highHalf: pair))
         }
         return .separable(transposed: transposed, columns: columns)
     }
 
     /// Samples `image` with the tables `prepare` left in `buffers` and hands the pixels to
     /// `writer`: RGB8, RGBA8 and BGRA8 through `PackedRowSampler`, the other formats here.
-    static func sample<Writer: TensorPixelWriter>(_ image: PixelImage, transposed: Bool, columns: Range<Int>, tensorWidth: Int,
-                                                  tensorHeight: Int, buffers: PreprocessingBuffers, writer: Writer) {
+    static func sample<Writer: TensorPixelWriter>(
+        _ image: PixelImage, transposed: Bool, columns: Range<Int>, tensorWidth: Int,
+        tensorHeight: Int, buffers: PreprocessingBuffers, writer: Writer
+    ) {
         switch image.format {
         case .rgb8:
-            PackedRowSampler<RGB8Layout, Writer>(image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
-                                                 tensorHeight: tensorHeight, buffers: buffers, writer: writer).run()
+            PackedRowSampler<RGB8Layout, Writer>(
+                image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
+                tensorHeight: tensorHeight, buffers: buffers, writer: writer
+            ).run()
         case .rgba8:
-            PackedRowSampler<RGBA8Layout, Writer>(image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
-                                                  tensorHeight: tensorHeight, buffers: buffers, writer: writer).run()
+            PackedRowSampler<RGBA8Layout, Writer>(
+                image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
+                tensorHeight: tensorHeight, buffers: buffers, writer: writer
+            ).run()
         case .bgra8:
-            PackedRowSampler<BGRA8Layout, Writer>(image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
-                                                  tensorHeight: tensorHeight, buffers: buffers, writer: writer).run()
+            PackedRowSampler<BGRA8Layout, Writer>(
+                image: image, transposed: transposed, columns: columns, tensorWidth: tensorWidth,
+                tensorHeight: tensorHeight, buffers: buffers, writer: writer
+            ).run()
         case .gray8, .nv12, .nv21, .i420, .i444, .yuyv:
-            image.withPixelSource(Sampling(transposed: transposed, tensorWidth: tensorWidth, tensorHeight: tensorHeight,
-                                           buffers: buffers, writer: writer))
+            image.withPixelSource(
+                Sampling(
+                    transposed: transposed, tensorWidth: tensorWidth, tensorHeight: tensorHeight,
+                    buffers: buffers, writer: writer))
         }
     }
 
@@ -119,8 +132,9 @@ enum SeparableSampler {
                 if held.1 == y { return sums.1 }
                 let intoFirst = held.0 != keep
                 let target = intoFirst ? sums.0 : sums.1
-                source.interpolate(row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
-                                   count: columnCount, into: target)
+                source.interpolate(
+                    row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
+                    count: columnCount, into: target)
                 if intoFirst { held.0 = y } else { held.1 = y }
                 return target
             }
@@ -133,9 +147,10 @@ enum SeparableSampler {
                 let lower = lowerWeight == 0 ? upper : interpolated(lowerRow, keeping: upperRow)
                 // Not transposed: tensor row `index`, pixels left to right. Transposed: tensor
                 // column `index`, pixels top to bottom.
-                writer.writeRun(pixel: transposed ? index : index * tensorWidth, stride: transposed ? tensorWidth : 1,
-                                count: columnCount, upper: upper, lower: lower, weightUpper: upperWeight,
-                                weightLower: lowerWeight)
+                writer.writeRun(
+                    pixel: transposed ? index : index * tensorWidth, stride: transposed ? tensorWidth : 1,
+                    count: columnCount, upper: upper, lower: lower, weightUpper: upperWeight,
+                    weightLower: lowerWeight)
             }
         }
     }

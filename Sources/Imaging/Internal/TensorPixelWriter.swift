@@ -1,5 +1,5 @@
 #if arch(x86_64)
-import _Builtin_intrinsics.intel
+    import _Builtin_intrinsics.intel
 #endif
 
 /// Receives the sampled red, green and blue bytes of the tensor pixels.
@@ -16,8 +16,9 @@ protocol TensorPixelWriter {
     /// most 8160, for the source rows above and below) and becomes
     /// `(upper weightUpper + lower weightLower + 512) >> 10` (the weights in 1/32 summing to
     /// 32): OpenCV's rounding of its 15-bit weights.
-    func writeRun(pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-                  weightUpper: Int32, weightLower: Int32)
+    func writeRun(
+        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
+        weightUpper: Int32, weightLower: Int32)
 
     /// Writes the pixel with flat index `pixel` from red, green and blue (0...255) in lanes 0
     /// to 2 of `rgb`; when `spare`, the element after the pixel may be overwritten (it is
@@ -34,14 +35,17 @@ func blended(_ upper: Int16, _ lower: Int16, _ weightUpper: Int32, _ weightLower
 extension TensorPixelWriter {
     /// `writeRun` pixel by pixel, through `write(pixel:red:green:blue:)`.
     @inline(__always)
-    func writeEachPixel(pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-                        weightUpper: Int32, weightLower: Int32) {
+    func writeEachPixel(
+        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
+        weightUpper: Int32, weightLower: Int32
+    ) {
         for index in 0..<count {
             let element = 3 &* index
-            write(pixel: pixel &+ index &* stride,
-                  red: blended(upper[element], lower[element], weightUpper, weightLower),
-                  green: blended(upper[element &+ 1], lower[element &+ 1], weightUpper, weightLower),
-                  blue: blended(upper[element &+ 2], lower[element &+ 2], weightUpper, weightLower))
+            write(
+                pixel: pixel &+ index &* stride,
+                red: blended(upper[element], lower[element], weightUpper, weightLower),
+                green: blended(upper[element &+ 1], lower[element &+ 1], weightUpper, weightLower),
+                blue: blended(upper[element &+ 2], lower[element &+ 2], weightUpper, weightLower))
         }
     }
 }
@@ -61,11 +65,14 @@ struct ByteWriter: TensorPixelWriter {
     /// A run of adjacent pixels is one loop over contiguous elements (vectorized); others go
     /// pixel by pixel.
     @inline(__always)
-    func writeRun(pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-                  weightUpper: Int32, weightLower: Int32) {
+    func writeRun(
+        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
+        weightUpper: Int32, weightLower: Int32
+    ) {
         guard stride == 1 else {
-            return writeEachPixel(pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                                  weightUpper: weightUpper, weightLower: weightLower)
+            return writeEachPixel(
+                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
+                weightUpper: weightUpper, weightLower: weightLower)
         }
         // Raw bytes: binding them to UInt8 is always allowed.
         let output = (tensor.baseAddress.unsafelyUnwrapped + pixel &* 3).bindMemory(to: UInt8.self, capacity: count &* 3)
@@ -112,11 +119,14 @@ struct FloatWriter: TensorPixelWriter {
     /// A run of adjacent pixels is one loop over contiguous elements (vectorized); others go
     /// pixel by pixel.
     @inline(__always)
-    func writeRun(pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-                  weightUpper: Int32, weightLower: Int32) {
+    func writeRun(
+        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
+        weightUpper: Int32, weightLower: Int32
+    ) {
         guard stride == 1 else {
-            return writeEachPixel(pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                                  weightUpper: weightUpper, weightLower: weightLower)
+            return writeEachPixel(
+                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
+                weightUpper: weightUpper, weightLower: weightLower)
         }
         let output = (tensor.baseAddress.unsafelyUnwrapped + pixel &* 12).bindMemory(to: Float.self, capacity: count &* 3)
         for element in 0..<(count &* 3) {
@@ -127,11 +137,12 @@ struct FloatWriter: TensorPixelWriter {
     @inline(__always)
     func write(pixel: Int, rgb: SIMD4<Int32>, spare: Bool) {
         #if arch(x86_64)
-        // The same operations as below, which the compiler splits into scalar and vector parts.
-        let values = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(unsafeBitCast(rgb, to: __m128i.self)), _mm_set1_ps(scale)),
-                                _mm_set1_ps(offset))
+            // The same operations as below, which the compiler splits into scalar and vector parts.
+            let values = _mm_add_ps(
+                _mm_mul_ps(_mm_cvtepi32_ps(unsafeBitCast(rgb, to: __m128i.self)), _mm_set1_ps(scale)),
+                _mm_set1_ps(offset))
         #else
-        let values = SIMD4<Float>(rgb) * scale + offset
+            let values = SIMD4<Float>(rgb) * scale + offset
         #endif
         let base = tensor.baseAddress.unsafelyUnwrapped + pixel &* 12
         if spare {

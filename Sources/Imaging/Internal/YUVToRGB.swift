@@ -35,14 +35,17 @@ struct YUVToRGB {
             // Chroma spans 255 levels: scale the table's values by 224 / 255 (Swift's `/`
             // truncates toward zero, as C's does).
             (luma, yOffset) = (65536, 0)
-            chroma = (chroma.vToRed * 224 / 255, chroma.uToGreen * 224 / 255,
-                      chroma.vToGreen * 224 / 255, chroma.uToBlue * 224 / 255)
+            chroma = (
+                chroma.vToRed * 224 / 255, chroma.uToGreen * 224 / 255,
+                chroma.vToGreen * 224 / 255, chroma.uToBlue * 224 / 255
+            )
         }
         // swscale's roundToInt16(c · 2^13): (c · 2^13 + 2^15) >> 16, an arithmetic shift.
         func fixed13(_ value: Int64) -> Int32 { Int32((value * 8192 + 32768) >> 16) }
-        return Coefficients(yOffset: yOffset, y: fixed13(luma), vToRed: fixed13(chroma.vToRed),
-                            uToGreen: fixed13(chroma.uToGreen), vToGreen: fixed13(chroma.vToGreen),
-                            uToBlue: fixed13(chroma.uToBlue))
+        return Coefficients(
+            yOffset: yOffset, y: fixed13(luma), vToRed: fixed13(chroma.vToRed),
+            uToGreen: fixed13(chroma.uToGreen), vToGreen: fixed13(chroma.vToGreen),
+            uToBlue: fixed13(chroma.uToBlue))
     }
 
     private static func makeTerms(_ range: YUVColorRange, _ matrix: YUVColorMatrix) -> [Int32] {
@@ -61,8 +64,9 @@ struct YUVToRGB {
         let luma = extremes(0..<256), red = extremes(256..<512), blue = extremes(1024..<1280)
         let green = (extremes(512..<768).0 + extremes(768..<1024).0, extremes(512..<768).1 + extremes(768..<1024).1)
         let lowest = luma.0 + min(red.0, green.0, blue.0), highest = luma.1 + max(red.1, green.1, blue.1)
-        precondition((lowest >> 13) >= -Int32(saturationOffset) && (highest >> 13) < Int32(saturation.count - saturationOffset),
-                     "\(matrix) \(range): sums \(lowest >> 13)...\(highest >> 13) outside the saturation table")
+        precondition(
+            (lowest >> 13) >= -Int32(saturationOffset) && (highest >> 13) < Int32(saturation.count - saturationOffset),
+            "\(matrix) \(range): sums \(lowest >> 13)...\(highest >> 13) outside the saturation table")
         return terms
     }
 
@@ -73,13 +77,14 @@ struct YUVToRGB {
 
     /// The position of the tables of `range` and `matrix` in `allTerms`.
     private static func tableIndex(_ range: YUVColorRange, _ matrix: YUVColorMatrix) -> Int {
-        let matrixIndex = switch matrix {
-        case .bt601: 0
-        case .bt709: 1
-        case .bt2020: 2
-        case .smpte240m: 3
-        case .fcc: 4
-        }
+        let matrixIndex =
+            switch matrix {
+            case .bt601: 0
+            case .bt709: 1
+            case .bt2020: 2
+            case .smpte240m: 3
+            case .fcc: 4
+            }
         return matrixIndex * YUVColorRange.allCases.count + (range == .video ? 0 : 1)
     }
 
@@ -90,8 +95,10 @@ struct YUVToRGB {
 
     /// Calls `body` with the conversion for `range` and `matrix` (BT.601 unless given), valid
     /// during the call.
-    static func withConversion<Result>(for range: YUVColorRange, matrix: YUVColorMatrix = .bt601,
-                                       _ body: (YUVToRGB) -> Result) -> Result {
+    static func withConversion<Result>(
+        for range: YUVColorRange, matrix: YUVColorMatrix = .bt601,
+        _ body: (YUVToRGB) -> Result
+    ) -> Result {
         allTerms[tableIndex(range, matrix)].withUnsafeBufferPointer { terms in
             saturation.withUnsafeBufferPointer { saturated in
                 body(YUVToRGB(terms: terms.baseAddress.unsafelyUnwrapped, saturated: saturated.baseAddress.unsafelyUnwrapped))
@@ -110,7 +117,9 @@ struct YUVToRGB {
         let green = luma &+ terms[512 + u] &+ terms[768 + v]
         let blue = luma &+ terms[1024 + u]
         let offset = Self.saturationOffset
-        return (Int32(saturated[Int(red >> 13) &+ offset]), Int32(saturated[Int(green >> 13) &+ offset]),
-                Int32(saturated[Int(blue >> 13) &+ offset]))
+        return (
+            Int32(saturated[Int(red >> 13) &+ offset]), Int32(saturated[Int(green >> 13) &+ offset]),
+            Int32(saturated[Int(blue >> 13) &+ offset])
+        )
     }
 }

@@ -99,7 +99,8 @@ final class FlatBuffer {
     /// Opens the table that starts at `position` (its `soffset_t` to the vtable).
     func table(at position: Int, path: String) throws(FlatBufferError) -> FlatBufferTable {
         guard remainingTables > 0 else {
-            throw FlatBufferError(path: path, reason: "more than \(maximumTableCount) tables referenced; refusing to read further")
+            throw FlatBufferError(
+                path: path, reason: "more than \(maximumTableCount) tables referenced; refusing to read further")
         }
         remainingTables -= 1
         try checkRange(position, 4, path: path, what: "table")
@@ -116,7 +117,8 @@ final class FlatBuffer {
             throw FlatBufferError(path: path, reason: "table at byte \(position) has invalid inline size \(tableSize)")
         }
         try checkRange(position, tableSize, path: path, what: "table")
-        return FlatBufferTable(buffer: self, position: position, vtable: vtable, vtableSize: vtableSize, tableSize: tableSize, path: path)
+        return FlatBufferTable(
+            buffer: self, position: position, vtable: vtable, vtableSize: vtableSize, tableSize: tableSize, path: path)
     }
 }
 
@@ -176,7 +178,9 @@ struct FlatBufferTable {
     func string(_ id: Int, _ name: String) throws(FlatBufferError) -> String? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         let path = fieldPath(name)
-        let bytes = try FlatBufferVector(buffer: buffer, position: buffer.offsetTarget(at: at, path: path), elementSize: 1, path: path).bytes()
+        let bytes = try FlatBufferVector(
+            buffer: buffer, position: buffer.offsetTarget(at: at, path: path), elementSize: 1, path: path
+        ).bytes()
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -191,7 +195,8 @@ struct FlatBufferTable {
     func vector(_ id: Int, _ name: String, elementSize: Int) throws(FlatBufferError) -> FlatBufferVector? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         let path = fieldPath(name)
-        return try FlatBufferVector(buffer: buffer, position: buffer.offsetTarget(at: at, path: path), elementSize: elementSize, path: path)
+        return try FlatBufferVector(
+            buffer: buffer, position: buffer.offsetTarget(at: at, path: path), elementSize: elementSize, path: path)
     }
 
     /// The tables of a `[Table]` field; empty when absent.

@@ -51,7 +51,8 @@ enum ZipArchive {
     private static func readFiles(_ archive: OpaquePointer, byteCount: Int) -> Contents {
         let entryCount = zip_get_num_entries(archive, 0)
         guard entryCount >= 0 else {
-            return .unreadable(TasksError(.unknownError, "Unable to get zip archive info. libzip: \(message(zip_get_error(archive)))"))
+            return .unreadable(
+                TasksError(.unknownError, "Unable to get zip archive info. libzip: \(message(zip_get_error(archive)))"))
         }
         var files: [String: Data] = [:]
         var names: [String] = []
@@ -59,8 +60,10 @@ enum ZipArchive {
             var stat = zip_stat_t()
             zip_stat_init(&stat)
             guard zip_stat_index(archive, index, 0, &stat) == 0 else {
-                return .unreadable(TasksError(
-                    .unknownError, "Unable to read the file in zip archive. Entry \(index): libzip: \(message(zip_get_error(archive)))"))
+                return .unreadable(
+                    TasksError(
+                        .unknownError,
+                        "Unable to read the file in zip archive. Entry \(index): libzip: \(message(zip_get_error(archive)))"))
             }
             // Borrowed: the name belongs to the archive; copied at once.
             let name = stat.name.map { String(cString: $0) } ?? ""
@@ -79,23 +82,30 @@ enum ZipArchive {
         _ archive: OpaquePointer, index: UInt64, stat: zip_stat_t, name: String, byteCount: Int
     ) -> Result<Data, TasksError> {
         guard stat.valid & UInt64(ZIP_STAT_COMP_METHOD) != 0, stat.valid & UInt64(ZIP_STAT_SIZE) != 0 else {
-            return .failure(TasksError(.unknownError, "Unable to read the file in zip archive. '\(name)' has no size or compression method."))
+            return .failure(
+                TasksError(.unknownError, "Unable to read the file in zip archive. '\(name)' has no size or compression method."))
         }
         guard stat.comp_method == ZIP_CM_STORE else {
-            return .failure(TasksError(
-                .unknownError,
-                "Expected uncompressed zip archive. Associated file '\(name)' is compressed (zip compression method \(stat.comp_method)); the metadata writer stores files uncompressed."))
+            return .failure(
+                TasksError(
+                    .unknownError,
+                    "Expected uncompressed zip archive. Associated file '\(name)' is compressed (zip compression method \(stat.comp_method)); the metadata writer stores files uncompressed."
+                ))
         }
         // A STORED file cannot be larger than the bytes that hold it.
         guard stat.size <= UInt64(byteCount) else {
-            return .failure(TasksError(
-                .unknownError,
-                "Unable to read the file in zip archive. '\(name)' claims \(stat.size) bytes, more than the \(byteCount)-byte model."))
+            return .failure(
+                TasksError(
+                    .unknownError,
+                    "Unable to read the file in zip archive. '\(name)' claims \(stat.size) bytes, more than the \(byteCount)-byte model."
+                ))
         }
         // +1, ours: closed below.
         guard let file = zip_fopen_index(archive, index, 0) else {
-            return .failure(TasksError(
-                .unknownError, "Unable to read the file in zip archive. '\(name)': libzip: \(message(zip_get_error(archive)))"))
+            return .failure(
+                TasksError(
+                    .unknownError, "Unable to read the file in zip archive. '\(name)': libzip: \(message(zip_get_error(archive)))"
+                ))
         }
         defer { zip_fclose(file) }
 

@@ -18,11 +18,15 @@ final class DecoderContext {
     ///   - deadline: Only to classify errors (decoder set-up does no I/O).
     /// - Throws: `TasksError` as mapped by `FFmpegError` for `.openDecoder`; the context is
     ///   freed before the error is thrown.
-    init(stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, source: String,
-         deadline: InterruptDeadline) throws(TasksError) {
+    init(
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, source: String,
+        deadline: InterruptDeadline
+    ) throws(TasksError) {
         guard let allocated = avcodec_alloc_context3(codec) else {
-            throw TasksError(.resourceExhaustedError, "Failed to open the video decoder of video source: cannot allocate a codec context (avcodec_alloc_context3).",
-                             subject: .videoSource(source))
+            throw TasksError(
+                .resourceExhaustedError,
+                "Failed to open the video decoder of video source: cannot allocate a codec context (avcodec_alloc_context3).",
+                subject: .videoSource(source))
         }
         var context: UnsafeMutablePointer<AVCodecContext>? = allocated
         let log = FFmpegLogMark()

@@ -28,16 +28,19 @@ enum FFmpegError {
     ///     `AVERROR_EXIT`, or as an I/O error from some protocols); so is `AVERROR_EXIT` from
     ///     an input interrupted by an earlier budget.
     ///   - log: A mark taken before the call; what FFmpeg logged since is appended.
-    static func error(_ code: Int32, _ operation: FFmpegOperation, source: String,
-                      deadline: InterruptDeadline, log: FFmpegLogMark) -> TasksError {
+    static func error(
+        _ code: Int32, _ operation: FFmpegOperation, source: String,
+        deadline: InterruptDeadline, log: FFmpegLogMark
+    ) -> TasksError {
         let timedOut = deadline.hasExpired || (code == SVT_AVERROR_EXIT && deadline.hasEverExpired)
-        let (errorCode, reason) = if code == SVT_AVERROR_EXIT && svt_blocking_reads_cancelled() != 0 {
-            (TasksErrorCode.cancelledError, "reading was cancelled")
-        } else if timedOut {
-            (TasksErrorCode.deadlineExceededError, "no data within the timeout of \(deadline.timeoutInMilliseconds) ms")
-        } else {
-            classify(code, operation)
-        }
+        let (errorCode, reason) =
+            if code == SVT_AVERROR_EXIT && svt_blocking_reads_cancelled() != 0 {
+                (TasksErrorCode.cancelledError, "reading was cancelled")
+            } else if timedOut {
+                (TasksErrorCode.deadlineExceededError, "no data within the timeout of \(deadline.timeoutInMilliseconds) ms")
+            } else {
+                classify(code, operation)
+            }
         var details = "\(description(of: code)); AVERROR \(code)"
         if let logged = log.messageSinceMark {
             details += "; FFmpeg: \(logged)"
@@ -57,8 +60,8 @@ enum FFmpegError {
         case svt_averror(ETIMEDOUT):
             return (.deadlineExceededError, "the connection timed out")
         case svt_averror(ECONNREFUSED), svt_averror(ECONNRESET), svt_averror(EHOSTUNREACH),
-             svt_averror(ENETUNREACH), svt_averror(EPIPE), svt_averror(EBUSY),
-             SVT_AVERROR_HTTP_SERVER_ERROR:
+            svt_averror(ENETUNREACH), svt_averror(EPIPE), svt_averror(EBUSY),
+            SVT_AVERROR_HTTP_SERVER_ERROR:
             return (.unavailableError, "the source is unavailable")
         case SVT_AVERROR_HTTP_UNAUTHORIZED:
             return (.unauthenticatedError, "the server requires authentication")

@@ -33,19 +33,24 @@ final class FileDescriptorInput {
     init(fileDescriptor: Int32, deadline: InterruptDeadline, source: String) throws(TasksError) {
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             close(fileDescriptor)
-            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate the read buffer (av_malloc).",
-                             subject: .videoSource(source))
+            throw TasksError(
+                .resourceExhaustedError, "Failed to open video source: cannot allocate the read buffer (av_malloc).",
+                subject: .videoSource(source))
         }
         let reader = UnsafeMutablePointer<SVTFdReader>.allocate(capacity: 1)
         reader.initialize(to: SVTFdReader(fd: fileDescriptor, deadline: deadline.pointer))
         // +1: the context owns neither the buffer (freed below via context.buffer) nor the reader.
-        guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, reader,
-                                               svt_fd_read_packet, nil, nil) else {
+        guard
+            let context = avio_alloc_context(
+                buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, reader,
+                svt_fd_read_packet, nil, nil)
+        else {
             av_free(buffer)
             reader.deallocate()
             close(fileDescriptor)
-            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate the I/O context (avio_alloc_context).",
-                             subject: .videoSource(source))
+            throw TasksError(
+                .resourceExhaustedError, "Failed to open video source: cannot allocate the I/O context (avio_alloc_context).",
+                subject: .videoSource(source))
         }
         self.context = context
         self.reader = reader

@@ -29,11 +29,15 @@ final class FormatContext {
     ///   `invalidArgumentError`, `deadlineExceededError`, `unavailableError`, ...), and
     ///   `invalidArgumentError` naming the options that neither the demuxer nor the protocol
     ///   knows. Everything allocated is freed before the error is thrown.
-    init(url: String, format: UnsafePointer<AVInputFormat>?, options: [String: String],
-         input: FileDescriptorInput?, nonBlocking: Bool, deadline: InterruptDeadline) throws(TasksError) {
+    init(
+        url: String, format: UnsafePointer<AVInputFormat>?, options: [String: String],
+        input: FileDescriptorInput?, nonBlocking: Bool, deadline: InterruptDeadline
+    ) throws(TasksError) {
         guard let allocated = avformat_alloc_context() else {
-            throw TasksError(.resourceExhaustedError, "Failed to open video source: cannot allocate a format context (avformat_alloc_context).",
-                             subject: .videoSource(url))
+            throw TasksError(
+                .resourceExhaustedError,
+                "Failed to open video source: cannot allocate a format context (avformat_alloc_context).",
+                subject: .videoSource(url))
         }
         svt_install_interrupt(allocated, deadline.pointer)
         if let input {
@@ -92,7 +96,8 @@ final class FormatContext {
         let status = avformat_find_stream_info(pointer, nil)
         // Probing stops quietly when a read times out; the input is then dead: report it.
         guard status >= 0, !deadline.hasExpired else {
-            throw FFmpegError.error(status < 0 ? status : SVT_AVERROR_EXIT, .findStreamInfo, source: source, deadline: deadline, log: log)
+            throw FFmpegError.error(
+                status < 0 ? status : SVT_AVERROR_EXIT, .findStreamInfo, source: source, deadline: deadline, log: log)
         }
     }
 

@@ -14,8 +14,9 @@ final class Frame {
     /// - Throws: `TasksError` `resourceExhaustedError` when FFmpeg cannot allocate it.
     init(source: String) throws(TasksError) {
         guard let frame = av_frame_alloc() else {
-            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg frame (av_frame_alloc): out of memory.",
-                             subject: .videoSource(source))
+            throw TasksError(
+                .resourceExhaustedError, "Failed to allocate an FFmpeg frame (av_frame_alloc): out of memory.",
+                subject: .videoSource(source))
         }
         pointer = frame
     }

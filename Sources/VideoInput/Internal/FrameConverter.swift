@@ -52,8 +52,9 @@ final class FrameConverter {
         let width = frame.pointee.width, height = frame.pointee.height
         let format = AVPixelFormat(rawValue: frame.pointee.format)
         guard width > 0, height > 0, frame.pointee.format >= 0, let layout = FrameLayout(format) else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): the decoder produced a frame of size \(width)x\(height) and pixel format \(Self.name(of: format)).",
-                                             subject: .videoSource(source))
+            throw TasksError.invalidArgument(
+                "\(FFmpegOperation.convert.failure): the decoder produced a frame of size \(width)x\(height) and pixel format \(Self.name(of: format)).",
+                subject: .videoSource(source))
         }
         let range = FrameColor.range(of: frame)
         let matrix = FrameColor.matrix(of: frame.pointee.colorspace)
@@ -72,8 +73,10 @@ final class FrameConverter {
     /// Copies the planes of `frame` one after another, each row exactly as long as its pixels
     /// (FFmpeg's rawvideo layout, `av_image_fill_linesizes`; the layout `PixelImage` expects
     /// when `bytesPerRow` is nil).
-    private func copy(_ frame: UnsafePointer<AVFrame>, format: AVPixelFormat, as pixelFormat: PixelFormat,
-                      range: YUVColorRange, matrix: YUVColorMatrix, source: String) throws(TasksError) -> PixelImage {
+    private func copy(
+        _ frame: UnsafePointer<AVFrame>, format: AVPixelFormat, as pixelFormat: PixelFormat,
+        range: YUVColorRange, matrix: YUVColorMatrix, source: String
+    ) throws(TasksError) -> PixelImage {
         let width = frame.pointee.width, height = frame.pointee.height
         var rowBytes: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
         let status = withUnsafeMutableBytes(of: &rowBytes) { buffer in
@@ -81,8 +84,9 @@ final class FrameConverter {
         }
         // The descriptor is static FFmpeg data.
         guard status >= 0, let chromaShift = av_pix_fmt_desc_get(format)?.pointee.log2_chroma_h else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): cannot lay out a \(width)x\(height) \(Self.name(of: format)) frame (\(FFmpegError.description(of: status))).",
-                                             subject: .videoSource(source))
+            throw TasksError.invalidArgument(
+                "\(FFmpegOperation.convert.failure): cannot lay out a \(width)x\(height) \(Self.name(of: format)) frame (\(FFmpegError.description(of: status))).",
+                subject: .videoSource(source))
         }
         let planeCount = Self.planeCount(pixelFormat)
         let rowBytesOfPlane = [Int(rowBytes.0), Int(rowBytes.1), Int(rowBytes.2)]
@@ -94,21 +98,25 @@ final class FrameConverter {
             var offset = 0
             for plane in 0..<planeCount {
                 // Every byte of the plane is written: `rows` rows of `rowBytes` bytes.
-                av_image_copy_plane(buffer.baseAddress! + offset, Int32(rowBytesOfPlane[plane]), planes[plane],
-                                    linesizes[plane], Int32(rowBytesOfPlane[plane]), Int32(rows[plane]))
+                av_image_copy_plane(
+                    buffer.baseAddress! + offset, Int32(rowBytesOfPlane[plane]), planes[plane],
+                    linesizes[plane], Int32(rowBytesOfPlane[plane]), Int32(rows[plane]))
                 offset += sizes[plane]
             }
             initializedCount = offset
         }
-        return try PixelImage(bytes: bytes, width: Int(width), height: Int(height), bytesPerRow: nil, format: pixelFormat,
-                              colorRange: range, colorMatrix: matrix)
+        return try PixelImage(
+            bytes: bytes, width: Int(width), height: Int(height), bytesPerRow: nil, format: pixelFormat,
+            colorRange: range, colorMatrix: matrix)
     }
 
     /// Repacks `frame` with libswscale into `target` at the same size, into rows padded to
     /// `repackedRowAlignment` (the chroma rows of `yuv420p` half as long as the luma rows, as
     /// `PixelImage` lays out I420 with a `bytesPerRow`).
-    private func repack(_ frame: UnsafePointer<AVFrame>, to target: AVPixelFormat, as pixelFormat: PixelFormat,
-                        range: YUVColorRange, matrix: YUVColorMatrix, source: String) throws(TasksError) -> PixelImage {
+    private func repack(
+        _ frame: UnsafePointer<AVFrame>, to target: AVPixelFormat, as pixelFormat: PixelFormat,
+        range: YUVColorRange, matrix: YUVColorMatrix, source: String
+    ) throws(TasksError) -> PixelImage {
         let width = frame.pointee.width, height = frame.pointee.height
         let wanted = Configuration(width: width, height: height, format: frame.pointee.format, range: range)
         if wanted != configuration {
@@ -121,11 +129,12 @@ final class FrameConverter {
         let alignment = Self.repackedRowAlignment
         let stride = (Int(lumaRowBytes.0) + alignment - 1) / alignment * alignment
         let chromaHeight = Int(height / 2 + height % 2)
-        let planeLayout: [(stride: Int, rows: Int)] = switch pixelFormat {
-        case .i420: [(stride, Int(height)), (stride / 2, chromaHeight), (stride / 2, chromaHeight)]
-        case .i444: [(stride, Int(height)), (stride, Int(height)), (stride, Int(height))]
-        default: [(stride, Int(height))]
-        }
+        let planeLayout: [(stride: Int, rows: Int)] =
+            switch pixelFormat {
+            case .i420: [(stride, Int(height)), (stride / 2, chromaHeight), (stride / 2, chromaHeight)]
+            case .i444: [(stride, Int(height)), (stride, Int(height)), (stride, Int(height))]
+            default: [(stride, Int(height))]
+            }
         var bytes = [UInt8](repeating: 0, count: planeLayout.map { $0.stride * $0.rows }.reduce(0, +) + alignment)
         let (planes, linesizes) = Self.planes(of: frame)
         let scaledRows = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -141,11 +150,13 @@ final class FrameConverter {
             return sws_scale(context, sourcePlanes, linesizes, 0, height, destination, destinationStrides)
         }
         guard scaledRows == height else {
-            throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_scale produced \(scaledRows) of \(height) rows (\(FFmpegError.description(of: scaledRows))).",
-                                      subject: .videoSource(source))
+            throw TasksError.internal(
+                "\(FFmpegOperation.convert.failure): sws_scale produced \(scaledRows) of \(height) rows (\(FFmpegError.description(of: scaledRows))).",
+                subject: .videoSource(source))
         }
-        return try PixelImage(bytes: bytes, width: Int(width), height: Int(height), bytesPerRow: stride, format: pixelFormat,
-                              colorRange: range, colorMatrix: matrix)
+        return try PixelImage(
+            bytes: bytes, width: Int(width), height: Int(height), bytesPerRow: stride, format: pixelFormat,
+            colorRange: range, colorMatrix: matrix)
     }
 
     /// Gets a scaler from `wanted` to `target` at the same size (`sws_getCachedContext`) and,
@@ -156,29 +167,37 @@ final class FrameConverter {
         let sourceFormat = AVPixelFormat(rawValue: wanted.format)
         let flags = SWS_BILINEAR | SWS_ACCURATE_RND
         // sws_getCachedContext frees `context` when it cannot reuse it.
-        context = sws_getCachedContext(context, wanted.width, wanted.height, sourceFormat,
-                                       wanted.width, wanted.height, target, flags, nil, nil, nil)
+        context = sws_getCachedContext(
+            context, wanted.width, wanted.height, sourceFormat,
+            wanted.width, wanted.height, target, flags, nil, nil, nil)
         configuration = nil
         guard let context else {
-            throw TasksError.invalidArgument("\(FFmpegOperation.convert.failure): libswscale cannot convert \(wanted.width)x\(wanted.height) \(Self.name(of: sourceFormat)) to \(Self.name(of: target)).",
-                                             subject: .videoSource(source))
+            throw TasksError.invalidArgument(
+                "\(FFmpegOperation.convert.failure): libswscale cannot convert \(wanted.width)x\(wanted.height) \(Self.name(of: sourceFormat)) to \(Self.name(of: target)).",
+                subject: .videoSource(source))
         }
         if yuv {
             var inverseTable: UnsafeMutablePointer<Int32>?
             var table: UnsafeMutablePointer<Int32>?
             var sourceRange: Int32 = 0, destinationRange: Int32 = 0
             var brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
-            guard sws_getColorspaceDetails(context, &inverseTable, &sourceRange, &table, &destinationRange,
-                                           &brightness, &contrast, &saturation) >= 0 else {
-                throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_getColorspaceDetails failed.",
-                                          subject: .videoSource(source))
+            guard
+                sws_getColorspaceDetails(
+                    context, &inverseTable, &sourceRange, &table, &destinationRange,
+                    &brightness, &contrast, &saturation) >= 0
+            else {
+                throw TasksError.internal(
+                    "\(FFmpegOperation.convert.failure): sws_getColorspaceDetails failed.",
+                    subject: .videoSource(source))
             }
             // The same table on both sides: a different one would make libswscale convert the
             // matrix through RGB.
             let full: Int32 = wanted.range == .full ? 1 : 0
-            guard sws_setColorspaceDetails(context, inverseTable, full, inverseTable, full, brightness, contrast, saturation) >= 0 else {
-                throw TasksError.internal("\(FFmpegOperation.convert.failure): sws_setColorspaceDetails rejected range \(wanted.range).",
-                                          subject: .videoSource(source))
+            guard sws_setColorspaceDetails(context, inverseTable, full, inverseTable, full, brightness, contrast, saturation) >= 0
+            else {
+                throw TasksError.internal(
+                    "\(FFmpegOperation.convert.failure): sws_setColorspaceDetails rejected range \(wanted.range).",
+                    subject: .videoSource(source))
             }
         }
         configuration = wanted

@@ -64,8 +64,9 @@ enum InputLocation: Equatable {
             // A private duplicate, so that closing ours leaves the caller's open.
             let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
             guard duplicate >= 0 else {
-                throw TasksError.invalidArgument("Failed to open video source: file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).",
-                                                 subject: .videoSource(url))
+                throw TasksError.invalidArgument(
+                    "Failed to open video source: file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).",
+                    subject: .videoSource(url))
             }
             return try FileDescriptorInput(fileDescriptor: duplicate, deadline: deadline, source: url)
         case .path(let path):
@@ -75,13 +76,15 @@ enum InputLocation: Equatable {
                 if errno == ENOENT || errno == ENOTDIR {
                     throw TasksError.notFound("Video source not found (\(reason)).", subject: .videoSource(url))
                 }
-                throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                                 "Failed to open video source: \(reason).", subject: .videoSource(url))
+                throw TasksError(
+                    errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                    "Failed to open video source: \(reason).", subject: .videoSource(url))
             }
             let type = info.st_mode & S_IFMT
             guard type != S_IFDIR else {
-                throw TasksError.invalidArgument("Failed to open video source: the path is a directory, not a video file or device.",
-                                                 subject: .videoSource(url))
+                throw TasksError.invalidArgument(
+                    "Failed to open video source: the path is a directory, not a video file or device.",
+                    subject: .videoSource(url))
             }
             guard !opensItself, type == S_IFIFO || type == S_IFCHR else {
                 return nil  // a regular file (FFmpeg's file protocol) or a device its demuxer opens
@@ -91,8 +94,9 @@ enum InputLocation: Equatable {
             let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard descriptor >= 0 else {
                 let reason = String(cString: strerror(errno))
-                throw TasksError(errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                                 "Failed to open video source: \(reason).", subject: .videoSource(url))
+                throw TasksError(
+                    errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                    "Failed to open video source: \(reason).", subject: .videoSource(url))
             }
             return try FileDescriptorInput(fileDescriptor: descriptor, deadline: deadline, source: url)
         }

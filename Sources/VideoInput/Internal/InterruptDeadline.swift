@@ -18,7 +18,8 @@ final class InterruptDeadline {
         self.timeoutInMilliseconds = timeoutInMilliseconds
         pointer = .allocate(capacity: 1)
         let (microseconds, overflow) = Int64(timeoutInMilliseconds).multipliedReportingOverflow(by: 1000)
-        pointer.initialize(to: SVTDeadline(timeout_us: overflow ? Int64.max / 2 : microseconds, deadline_us: 0, expired: 0, ever_expired: 0))
+        pointer.initialize(
+            to: SVTDeadline(timeout_us: overflow ? Int64.max / 2 : microseconds, deadline_us: 0, expired: 0, ever_expired: 0))
         svt_deadline_reset(pointer)
     }
 

@@ -15,8 +15,9 @@ final class Packet {
     /// - Throws: `TasksError` `resourceExhaustedError` when FFmpeg cannot allocate it.
     init(source: String) throws(TasksError) {
         guard let packet = av_packet_alloc() else {
-            throw TasksError(.resourceExhaustedError, "Failed to allocate an FFmpeg packet (av_packet_alloc): out of memory.",
-                             subject: .videoSource(source))
+            throw TasksError(
+                .resourceExhaustedError, "Failed to allocate an FFmpeg packet (av_packet_alloc): out of memory.",
+                subject: .videoSource(source))
         }
         pointer = packet
     }

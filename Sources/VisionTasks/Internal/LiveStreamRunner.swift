@@ -40,9 +40,11 @@ final class LiveStreamRunner: Sendable {
     ///   - classify: classifies one frame (on the work queue).
     ///   - deliver: hands a result to the delegate and stream (on the delivery queue).
     ///   - finished: called once when the runner is closed, after the last delivery.
-    init(classify: @escaping @Sendable (Frame) -> Result<ImageClassifierResult, TasksError>,
-         deliver: @escaping @Sendable (LiveStreamResult) -> Void,
-         finished: @escaping @Sendable () -> Void) {
+    init(
+        classify: @escaping @Sendable (Frame) -> Result<ImageClassifierResult, TasksError>,
+        deliver: @escaping @Sendable (LiveStreamResult) -> Void,
+        finished: @escaping @Sendable () -> Void
+    ) {
         self.classify = classify
         self.deliver = deliver
         self.finished = finished
@@ -73,7 +75,8 @@ final class LiveStreamRunner: Sendable {
         let latency = ContinuousClock.now - frame.received
         let next = flow.withLock { flow -> Frame? in
             flow.statistics.framesProcessed += 1
-            flow.statistics.lastLatencyInMilliseconds = Double(latency.components.seconds) * 1000
+            flow.statistics.lastLatencyInMilliseconds =
+                Double(latency.components.seconds) * 1000
                 + Double(latency.components.attoseconds) / 1e15
             let next = flow.closed ? nil : flow.waiting
             flow.waiting = nil

@@ -10,7 +10,8 @@ struct BenchmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark",
         abstract: "Time model creation, decoding and classification; check memory across cycles.",
-        usage: "vision-tasks benchmark --model MODEL [--runs N] [--cycles N] [--threads N] [--clock wall|cpu] [--format table|json] IMAGE",
+        usage:
+            "vision-tasks benchmark --model MODEL [--runs N] [--cycles N] [--threads N] [--clock wall|cpu] [--format table|json] IMAGE",
         discussion: """
             Prints medians (and 90th percentiles) in milliseconds of: creating the classifier (load,
             check and compile the model), decoding IMAGE, classifying the decoded image (preprocessing,
@@ -24,16 +25,20 @@ struct BenchmarkCommand: ParsableCommand {
             usage error.
             """)
 
-    static let runs = Option<Int>(name: "runs", valueName: "N", help: "Timed repetitions of each step.", default: 50,
-                                  defaultDescription: "50", transform: ValueParser.integer("runs", in: ValueRanges.runs))
-    static let cycles = Option<Int>(name: "cycles", valueName: "N", help: "Create/destroy cycles for the memory check.",
-                                    default: 100, defaultDescription: "100",
-                                    transform: ValueParser.integer("cycles", in: ValueRanges.cycles))
+    static let runs = Option<Int>(
+        name: "runs", valueName: "N", help: "Timed repetitions of each step.", default: 50,
+        defaultDescription: "50", transform: ValueParser.integer("runs", in: ValueRanges.runs))
+    static let cycles = Option<Int>(
+        name: "cycles", valueName: "N", help: "Create/destroy cycles for the memory check.",
+        default: 100, defaultDescription: "100",
+        transform: ValueParser.integer("cycles", in: ValueRanges.cycles))
     static let format = OutputFormat.option(allowing: [.table, .json], help: "table or json (one object).")
 
-    static let optionTable = [ClassifierOptionGroup.model.definition, runs.definition, cycles.definition,
-                              ClassifierOptionGroup.threads.definition, MeasurementClock.option.definition, format.definition,
-                              StandardOptions.verbose.definition]
+    static let optionTable = [
+        ClassifierOptionGroup.model.definition, runs.definition, cycles.definition,
+        ClassifierOptionGroup.threads.definition, MeasurementClock.option.definition, format.definition,
+        StandardOptions.verbose.definition,
+    ]
 
     /// The figures, in milliseconds and bytes.
     struct Report: Codable {
@@ -69,7 +74,9 @@ struct BenchmarkCommand: ParsableCommand {
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         model = try parsed.required(ClassifierOptionGroup.model)
-        guard parsed.positionals.count == 1, let image = parsed.positionals.first else { throw UsageError("give exactly one image") }
+        guard parsed.positionals.count == 1, let image = parsed.positionals.first else {
+            throw UsageError("give exactly one image")
+        }
         self.image = image.path
         runs = try parsed.value(Self.runs)
         cycles = try parsed.value(Self.cycles)
@@ -121,9 +128,10 @@ struct BenchmarkCommand: ParsableCommand {
         try StandardErrorSilencer.silencing(unless: verbose) {
             for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
         }
-        return Report(model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
-                      decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
-                      cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
+        return Report(
+            model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
+            decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
+            cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
     }
 
     /// Runs `body` once to warm up, then `runs` times, timing each.
@@ -137,8 +145,9 @@ struct BenchmarkCommand: ParsableCommand {
             samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         samples.sort()
-        return Timing(median: samples[samples.count / 2], p90: samples[min(samples.count - 1, samples.count * 9 / 10)],
-                      samples: samples.count)
+        return Timing(
+            median: samples[samples.count / 2], p90: samples[min(samples.count - 1, samples.count * 9 / 10)],
+            samples: samples.count)
     }
 
     /// The process's resident memory, from /proc/self/statm (its second field, in pages).
@@ -159,18 +168,21 @@ struct BenchmarkCommand: ParsableCommand {
 
     private func printTable(_ report: Report) {
         func line(_ name: String, _ timing: Timing) {
-            StandardStreams.emit(name.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + String(format: "median %8.3f ms   p90 %8.3f ms   (%d samples)", timing.median, timing.p90, timing.samples))
+            StandardStreams.emit(
+                name.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + String(format: "median %8.3f ms   p90 %8.3f ms   (%d samples)", timing.median, timing.p90, timing.samples))
         }
-        StandardStreams.emit("\(TableText.escaped(report.model)) on \(TableText.escaped(report.image)), "
-            + "\(report.threads) thread(s), \(report.runs) runs" + (report.clock == .cpu ? ", CPU time" : ""))
+        StandardStreams.emit(
+            "\(TableText.escaped(report.model)) on \(TableText.escaped(report.image)), "
+                + "\(report.threads) thread(s), \(report.runs) runs" + (report.clock == .cpu ? ", CPU time" : ""))
         line("create classifier", report.createMilliseconds)
         line("decode image", report.decodeMilliseconds)
         line("classify (decoded)", report.classifyMilliseconds)
         line("decode + classify", report.decodeAndClassifyMilliseconds)
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         let growth = mib(report.residentBytesAfter - report.residentBytesBefore)
-        StandardStreams.emit("resident memory         \(mib(report.residentBytesBefore)) before, \(mib(report.residentBytesAfter)) "
-            + "after \(report.cycles) create/classify/destroy cycles (growth \(growth))")
+        StandardStreams.emit(
+            "resident memory         \(mib(report.residentBytesBefore)) before, \(mib(report.residentBytesAfter)) "
+                + "after \(report.cycles) create/classify/destroy cycles (growth \(growth))")
     }
 }

@@ -22,11 +22,13 @@ struct ClassifyCommand: ParsableCommand {
             out-of-range value, no image, a folder without images).
             """)
 
-    static let format = OutputFormat.option(allowing: OutputFormat.allCases,
-                                            help: "table, json (one array), jsonl (one object per line) or csv (a record per "
-                                                + "image and category).")
+    static let format = OutputFormat.option(
+        allowing: OutputFormat.allCases,
+        help: "table, json (one array), jsonl (one object per line) or csv (a record per "
+            + "image and category).")
 
-    static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
+    static let optionTable =
+        ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
         + [format.definition, ReportOption.report.definition, StandardOptions.verbose.definition]
 
     let classifier: ClassifierOptionGroup
@@ -50,14 +52,20 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         let inputs = try ImageFileList.expand(images)
-        guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .image)) })
+        guard
+            let classifier = ModelLoading.load(
+                verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .image)) })
         else { return 1 }
         var report: ImageReport?
         if let path = self.report {
-            guard let opened = ReportOption.open({ () throws(TasksError) in try ImageReport(
-                path: path, command: "classify", imageCount: inputs.count,
-                settings: self.classifier.reportSettings + imageProcessing.reportSettings, orientation: imageProcessing.orientation)
-            }) else { return 1 }
+            guard
+                let opened = ReportOption.open({ () throws(TasksError) in
+                    try ImageReport(
+                        path: path, command: "classify", imageCount: inputs.count,
+                        settings: self.classifier.reportSettings + imageProcessing.reportSettings,
+                        orientation: imageProcessing.orientation)
+                })
+            else { return 1 }
             report = opened
         }
         return OutcomePrinter.run(inputs, format: format, report: report) { path in

@@ -27,8 +27,10 @@ struct ClassifyVideoCommand: ParsableCommand {
         help: "table or jsonl: one {\"timestampInMilliseconds\", \"classifications\"} (or \"error\") per frame, then one "
             + "{\"summary\": [...]}.")
 
-    static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + FrameSamplingOptionGroup.optionTable + [format.definition, ReportOption.report.definition] + VideoSourceOptionGroup.optionTable
+    static let optionTable =
+        ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
+        + FrameSamplingOptionGroup.optionTable + [format.definition, ReportOption.report.definition]
+        + VideoSourceOptionGroup.optionTable
         + [StandardOptions.verbose.definition]
 
     let video: String
@@ -56,7 +58,9 @@ struct ClassifyVideoCommand: ParsableCommand {
     }
 
     func run() -> Int32 {
-        guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
+        guard
+            let classifier = ModelLoading.load(
+                verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
         let opened: VideoSource
         do throws(TasksError) {
@@ -67,9 +71,11 @@ struct ClassifyVideoCommand: ParsableCommand {
         }
         var report: VideoReport?
         if let path = self.report {
-            guard let created = ReportOption.open({ () throws(TasksError) in
-                try VideoReport(path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
-            }) else { return 1 }
+            guard
+                let created = ReportOption.open({ () throws(TasksError) in
+                    try VideoReport(path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
+                })
+            else { return 1 }
             report = created
         }
         let status = classify(opened, with: classifier, report: report)
@@ -97,8 +103,10 @@ struct ClassifyVideoCommand: ParsableCommand {
                 let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
                 let outcome: Result<ImageClassifierResult, TasksError>
                 do {
-                    outcome = .success(try classifier.classify(videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
-                                                               regionOfInterest: imageProcessing.regionOfInterest))
+                    outcome = .success(
+                        try classifier.classify(
+                            videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
+                            regionOfInterest: imageProcessing.regionOfInterest))
                 } catch {
                     outcome = .failure(.wrapping(error))
                 }
@@ -115,8 +123,9 @@ struct ClassifyVideoCommand: ParsableCommand {
         }
         Self.warnAboutDamage(source, lastTimestamp: last)
         if repeated > 0 {
-            StandardStreams.warn("warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
-                + "increase (repeated or reordered in the container, or less than 1 ms apart)")
+            StandardStreams.warn(
+                "warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
+                    + "increase (repeated or reordered in the container, or less than 1 ms apart)")
         }
         printer.printSummary(spans.spans)
         return status
@@ -133,11 +142,13 @@ struct ClassifyVideoCommand: ParsableCommand {
         let frameInterval = source.frameRate.map { 1000 / max($0, 1) } ?? 100
         // Doubles: damaged containers can give any Int here, and the difference must not trap.
         if let duration = source.durationInMilliseconds, let lastTimestamp,
-           Double(duration) - Double(lastTimestamp) > 3 * frameInterval + 100 {
+            Double(duration) - Double(lastTimestamp) > 3 * frameInterval + 100
+        {
             warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
         }
         guard !warnings.isEmpty else { return }
-        StandardStreams.warn("warning: \(TableText.escaped(source.url)): \(warnings.joined(separator: "; ")); "
-            + "the results cover only the frames that decoded")
+        StandardStreams.warn(
+            "warning: \(TableText.escaped(source.url)): \(warnings.joined(separator: "; ")); "
+                + "the results cover only the frames that decoded")
     }
 }

@@ -22,25 +22,33 @@ struct LabelCommand: ParsableCommand {
     static let manifest = Option<String?>(
         name: "manifest", valueName: "PATH",
         help: "An AutoML Vision Edge export's manifest.json (labels from its labels file, such as dict.txt).")
-    static let model = Option<String?>(name: "model", valueName: "PATH", help: "A custom .tflite model (labels from its metadata).")
+    static let model = Option<String?>(
+        name: "model", valueName: "PATH", help: "A custom .tflite model (labels from its metadata).")
     static let confidence = Option<Float?>(
         name: "confidence", valueName: "T",
-        help: "The confidence threshold in [\(Int(ValueRanges.confidence.lowerBound)), \(Int(ValueRanges.confidence.upperBound))]. "
+        help:
+            "The confidence threshold in [\(Int(ValueRanges.confidence.lowerBound)), \(Int(ValueRanges.confidence.upperBound))]. "
             + "Default: 0.5 for AutoML exports; for custom models the model's metadata threshold, else 0.",
         default: nil,
         transform: ValueParser.number("confidence") { threshold throws(UsageError) in
-            guard ValueRanges.confidence.contains(threshold) else { throw UsageError("--confidence must be in [0, 1], got \(threshold)") }
+            guard ValueRanges.confidence.contains(threshold) else {
+                throw UsageError("--confidence must be in [0, 1], got \(threshold)")
+            }
         })
-    static let maxResults = Option<Int>(name: "max-results", valueName: "N", help: "At most N labels per image.", default: 10,
-                                        defaultDescription: "10",
-                                        transform: ValueParser.integer("max-results", in: ValueRanges.labelCount))
+    static let maxResults = Option<Int>(
+        name: "max-results", valueName: "N", help: "At most N labels per image.", default: 10,
+        defaultDescription: "10",
+        transform: ValueParser.integer("max-results", in: ValueRanges.labelCount))
     static let format = OutputFormat.option(
         allowing: OutputFormat.allCases,
         help: "table, json (one array), jsonl (one object per line) or csv (a record per image and label); each object is "
-            + "{\"image\", \"labels\": [{\"text\", \"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}.")
+            + "{\"image\", \"labels\": [{\"text\", \"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}."
+    )
 
-    static let optionTable = [manifest.definition, model.definition, confidence.definition, maxResults.definition,
-                              format.definition, ReportOption.report.definition, StandardOptions.verbose.definition]
+    static let optionTable = [
+        manifest.definition, model.definition, confidence.definition, maxResults.definition,
+        format.definition, ReportOption.report.definition, StandardOptions.verbose.definition,
+    ]
 
     /// Where the model and labels come from.
     enum Source {
@@ -78,9 +86,11 @@ struct LabelCommand: ParsableCommand {
         guard let labeler = ModelLoading.load(verbose: verbose, { try ImageLabeler(options: labelerOptions) }) else { return 1 }
         var report: ImageReport?
         if let path = self.report {
-            guard let opened = ReportOption.open({ () throws(TasksError) in
-                try ImageReport(path: path, command: "label", imageCount: inputs.count, settings: reportSettings)
-            }) else { return 1 }
+            guard
+                let opened = ReportOption.open({ () throws(TasksError) in
+                    try ImageReport(path: path, command: "label", imageCount: inputs.count, settings: reportSettings)
+                })
+            else { return 1 }
             report = opened
         }
         return OutcomePrinter.run(inputs, format: format, csvColumns: .labels, report: report) { path in
@@ -93,10 +103,11 @@ struct LabelCommand: ParsableCommand {
     }
 
     private var labelerOptions: CommonImageLabelerOptions {
-        let options: CommonImageLabelerOptions = switch source {
-        case .manifest(let path): AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: path))
-        case .model(let path): CustomImageLabelerOptions(localModel: LocalModel(path: path))
-        }
+        let options: CommonImageLabelerOptions =
+            switch source {
+            case .manifest(let path): AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: path))
+            case .model(let path): CustomImageLabelerOptions(localModel: LocalModel(path: path))
+            }
         options.confidenceThreshold = confidence.map { NSNumber(value: $0) }
         options.maxResultCount = maxResults
         return options

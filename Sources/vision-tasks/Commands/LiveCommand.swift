@@ -29,7 +29,8 @@ struct LiveCommand: ParsableCommand {
         help: "table or jsonl: one {\"timestampInMilliseconds\", \"classifications\"} (or \"error\") per result, then one "
             + "{\"statistics\": {...}}.")
 
-    static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable + [format.definition]
+    static let optionTable =
+        ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable + [format.definition]
         + VideoSourceOptionGroup.optionTable + [StandardOptions.verbose.definition]
 
     let url: String
@@ -40,7 +41,9 @@ struct LiveCommand: ParsableCommand {
     let verbose: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        guard parsed.positionals.count == 1, let url = parsed.positionals.first else { throw UsageError("give exactly one source") }
+        guard parsed.positionals.count == 1, let url = parsed.positionals.first else {
+            throw UsageError("give exactly one source")
+        }
         self.url = url.text
         format = try parsed.value(Self.format)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
@@ -51,9 +54,14 @@ struct LiveCommand: ParsableCommand {
 
     func run() -> Int32 {
         // The printer may fall behind a fast source (or a stalled stdout): keep the newest results.
-        guard let (classifier, results) = ModelLoading.load(verbose: verbose, {
-            try ImageClassifier.liveStream(options: self.classifier.options(mode: .liveStream), bufferingPolicy: .bufferingNewest(256))
-        }) else { return 1 }
+        guard
+            let (classifier, results) = ModelLoading.load(
+                verbose: verbose,
+                {
+                    try ImageClassifier.liveStream(
+                        options: self.classifier.options(mode: .liveStream), bufferingPolicy: .bufferingNewest(256))
+                })
+        else { return 1 }
         let interruption = Interruption()
         defer { interruption.stop() }
         let printer = FramePrinter(format: format)
@@ -69,7 +77,7 @@ struct LiveCommand: ParsableCommand {
         var status: Int32 = 0
         do throws(TasksError) {
             status = feed(try VideoSource(url: url, options: source.sourceOptions), to: classifier, interruption: interruption)
-        } catch where error.code != .cancelledError {
+        } catch  where error.code != .cancelledError {
             StandardStreams.reportError(error)
             return 1  // the source never opened: nothing to report
         } catch {
@@ -115,8 +123,9 @@ struct LiveCommand: ParsableCommand {
                 let timestamp = max(frame.timestampInMilliseconds, last == .min || last == .max ? last : last + 1)
                 last = timestamp
                 let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
-                try classifier.classifyAsync(image: image, timestampInMilliseconds: timestamp,
-                                             regionOfInterest: imageProcessing.regionOfInterest)
+                try classifier.classifyAsync(
+                    image: image, timestampInMilliseconds: timestamp,
+                    regionOfInterest: imageProcessing.regionOfInterest)
             }
             return 0
         } catch {

@@ -104,8 +104,9 @@ enum DirectoryWalker {
     /// over PATH_MAX its length.
     private static func error(errno code: Int32, folder: FileSystemPath) -> TasksError {
         guard code == ENAMETOOLONG else { return FileReader.error(errno: code, path: folder, kind: folderKind) }
-        return .invalidArgument("The folder cannot be opened: its path is \(folder.bytes.count) bytes, longer than "
-            + "the system accepts (PATH_MAX, \(PATH_MAX) bytes with the final NUL); its images were not searched.",
-                                subject: .file(folder.description))
+        return .invalidArgument(
+            "The folder cannot be opened: its path is \(folder.bytes.count) bytes, longer than "
+                + "the system accepts (PATH_MAX, \(PATH_MAX) bytes with the final NUL); its images were not searched.",
+            subject: .file(folder.description))
     }
 }

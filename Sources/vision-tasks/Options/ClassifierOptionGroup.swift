@@ -6,24 +6,29 @@ struct ClassifierOptionGroup: ParsableArguments {
     static let model = Option<String?>(name: "model", valueName: "PATH", help: "The .tflite model (required).")
     static let maxResults = Option<Int>(
         name: "max-results", valueName: "N", help: "Categories per head, best first; -1 for all.", default: 5,
-        defaultDescription: "5") { text throws(UsageError) in
-            let count = try ValueParser.integer("max-results")(text)
-            guard count != 0 else { throw UsageError("--max-results must not be 0 (-1 means all)") }
-            return count
-        }
-    static let scoreThreshold = Option<Float>(name: "score-threshold", valueName: "T", help: "Drop categories scoring below T.",
-                                              default: 0, defaultDescription: "0", transform: ValueParser.number("score-threshold"))
+        defaultDescription: "5"
+    ) { text throws(UsageError) in
+        let count = try ValueParser.integer("max-results")(text)
+        guard count != 0 else { throw UsageError("--max-results must not be 0 (-1 means all)") }
+        return count
+    }
+    static let scoreThreshold = Option<Float>(
+        name: "score-threshold", valueName: "T", help: "Drop categories scoring below T.",
+        default: 0, defaultDescription: "0", transform: ValueParser.number("score-threshold"))
     static let allow = RepeatedOption(name: "allow", valueName: "NAME", help: "Keep only this category name; repeat for several.")
     static let deny = RepeatedOption(name: "deny", valueName: "NAME", help: "Drop this category name; repeat for several.")
-    static let locale = Option<String?>(name: "locale", valueName: "CODE", help: "Display-names locale.", defaultDescription: "en")
+    static let locale = Option<String?>(
+        name: "locale", valueName: "CODE", help: "Display-names locale.", defaultDescription: "en")
     static let threads = Option<Int>(
         name: "threads", valueName: "N",
         help: "CPU threads for inference, \(ValueRanges.threads.lowerBound)...\(ValueRanges.threads.upperBound).",
         default: BaseOptions.defaultThreadCount, defaultDescription: String(BaseOptions.defaultThreadCount),
         transform: ValueParser.integer("threads", in: ValueRanges.threads))
 
-    static let optionTable = [model.definition, maxResults.definition, scoreThreshold.definition, allow.definition,
-                              deny.definition, locale.definition, threads.definition]
+    static let optionTable = [
+        model.definition, maxResults.definition, scoreThreshold.definition, allow.definition,
+        deny.definition, locale.definition, threads.definition,
+    ]
 
     let model: String
     let maxResults: Int

@@ -1,8 +1,9 @@
 /// Which frames classify-video classifies: every Nth, or at most F per second of video time.
 struct FrameSamplingOptionGroup: ParsableArguments {
-    static let every = Option<Int>(name: "every", valueName: "N", help: "Classify every Nth decoded frame (1: all).",
-                                   default: 1, defaultDescription: "1",
-                                   transform: ValueParser.integer("every", in: ValueRanges.frameInterval))
+    static let every = Option<Int>(
+        name: "every", valueName: "N", help: "Classify every Nth decoded frame (1: all).",
+        default: 1, defaultDescription: "1",
+        transform: ValueParser.integer("every", in: ValueRanges.frameInterval))
     static let fps = Option<Float?>(
         name: "fps", valueName: "F", help: "Classify at most F frames per second of video time.", default: nil,
         transform: ValueParser.number("fps") { fps throws(UsageError) in

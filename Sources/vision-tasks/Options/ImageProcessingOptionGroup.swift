@@ -29,7 +29,9 @@ struct ImageProcessingOptionGroup: ParsableArguments {
 
     /// "X,Y,W,H" as a rectangle, checked as MediaPipe checks a region (`RegionOfInterest`).
     private static func region(_ text: String) throws(UsageError) -> CGRect {
-        let values = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
         guard values.count == 4, let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
             throw UsageError("--roi expects four numbers X,Y,W,H, got '\(text)'")
         }
@@ -37,7 +39,8 @@ struct ImageProcessingOptionGroup: ParsableArguments {
         do {
             _ = try RegionOfInterest(rect)
         } catch {
-            throw UsageError("--roi must lie inside the image (X, Y, W, H normalized to [0, 1]): \(error.reason) Given '\(text)'.")
+            throw UsageError(
+                "--roi must lie inside the image (X, Y, W, H normalized to [0, 1]): \(error.reason) Given '\(text)'.")
         }
         return rect
     }
@@ -45,7 +48,9 @@ struct ImageProcessingOptionGroup: ParsableArguments {
     /// MediaPipe's rotation_degrees as the orientation that applies it.
     private static func orientation(_ text: String) throws(UsageError) -> ImageOrientation {
         let degrees = try ValueParser.integer("rotation")(text)
-        guard degrees % 90 == 0 else { throw UsageError("--rotation: Expected rotation to be a multiple of 90°, got \(degrees).") }
+        guard degrees % 90 == 0 else {
+            throw UsageError("--rotation: Expected rotation to be a multiple of 90°, got \(degrees).")
+        }
         return [ImageOrientation.up, .right, .down, .left][((degrees / 90) % 4 + 4) % 4]
     }
 }

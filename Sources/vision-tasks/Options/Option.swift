@@ -14,10 +14,13 @@ struct Option<Value: Sendable>: Sendable {
     ///   - defaultValue: the value when the option is absent.
     ///   - defaultDescription: the default as the help shows it, or nil for none.
     ///   - transform: parses and checks the text (see `ValueParser`).
-    init(name: String, valueName: String, help: String, default defaultValue: Value, defaultDescription: String? = nil,
-         transform: @escaping @Sendable (String) throws(UsageError) -> Value) {
-        definition = OptionDefinition(name: name, arity: .single, valueName: valueName, help: help,
-                                      defaultDescription: defaultDescription)
+    init(
+        name: String, valueName: String, help: String, default defaultValue: Value, defaultDescription: String? = nil,
+        transform: @escaping @Sendable (String) throws(UsageError) -> Value
+    ) {
+        definition = OptionDefinition(
+            name: name, arity: .single, valueName: valueName, help: help,
+            defaultDescription: defaultDescription)
         self.defaultValue = defaultValue
         self.transform = transform
     }

@@ -28,8 +28,10 @@ struct OptionDefinition: Sendable {
     /// The default as the help shows it ("5", "en"), or nil when there is none to show.
     let defaultDescription: String?
 
-    init(name: String, shortName: Character? = nil, arity: Arity, valueName: String? = nil, help: String,
-         defaultDescription: String? = nil) {
+    init(
+        name: String, shortName: Character? = nil, arity: Arity, valueName: String? = nil, help: String,
+        defaultDescription: String? = nil
+    ) {
         self.name = name
         self.shortName = shortName
         self.arity = arity

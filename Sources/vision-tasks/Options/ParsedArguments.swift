@@ -17,8 +17,9 @@ struct ParsedArguments {
     ///   value, or a flag given a value.
     init(_ arguments: [CommandLineArgument], table definitions: [OptionDefinition]) throws(UsageError) {
         table = Dictionary(definitions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let shortNames = Dictionary(definitions.compactMap { definition in definition.shortName.map { ($0, definition) } },
-                                    uniquingKeysWith: { first, _ in first })
+        let shortNames = Dictionary(
+            definitions.compactMap { definition in definition.shortName.map { ($0, definition) } },
+            uniquingKeysWith: { first, _ in first })
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -34,9 +35,10 @@ struct ParsedArguments {
                 continue
             }
             let body = text.hasPrefix("--") ? text.dropFirst(2) : text.dropFirst()
-            let (name, inlineValue) = body.firstIndex(of: "=").map {
-                (String(body[..<$0]), Optional(String(body[body.index(after: $0)...])))
-            } ?? (String(body), nil)
+            let (name, inlineValue) =
+                body.firstIndex(of: "=").map {
+                    (String(body[..<$0]), Optional(String(body[body.index(after: $0)...])))
+                } ?? (String(body), nil)
             let definition = text.hasPrefix("--") ? table[name] : name.count == 1 ? shortNames[name.first!] : nil
             guard let definition else { throw UsageError("unknown option \(text)") }
             switch definition.arity {

@@ -2,12 +2,17 @@
 /// messages every command shares ("--threads must be between 1 and 64, got 0").
 enum ValueParser {
     /// An integer in `range`.
-    static func integer(_ name: String, in range: ClosedRange<Int> = Int.min...Int.max)
-        -> @Sendable (String) throws(UsageError) -> Int {
+    static func integer(
+        _ name: String, in range: ClosedRange<Int> = Int.min...Int.max
+    )
+        -> @Sendable (String) throws(UsageError) -> Int
+    {
         { text throws(UsageError) in
             guard let number = Int(text) else { throw UsageError("--\(name) expects an integer, got '\(text)'") }
             guard range.contains(number) else {
-                let bounds = range.upperBound == Int.max ? "at least \(range.lowerBound)"
+                let bounds =
+                    range.upperBound == Int.max
+                    ? "at least \(range.lowerBound)"
                     : "between \(range.lowerBound) and \(range.upperBound)"
                 throw UsageError("--\(name) must be \(bounds), got \(number)")
             }
@@ -16,8 +21,11 @@ enum ValueParser {
     }
 
     /// A finite number, then `check` (which throws its own message).
-    static func number(_ name: String, check: @escaping @Sendable (Float) throws(UsageError) -> Void = { _ in })
-        -> @Sendable (String) throws(UsageError) -> Float {
+    static func number(
+        _ name: String, check: @escaping @Sendable (Float) throws(UsageError) -> Void = { _ in }
+    )
+        -> @Sendable (String) throws(UsageError) -> Float
+    {
         { text throws(UsageError) in
             guard let number = Float(text), number.isFinite else { throw UsageError("--\(name) expects a number, got '\(text)'") }
             try check(number)

@@ -7,15 +7,19 @@ struct VideoSourceOptionGroup: ParsableArguments {
         help: "FFmpeg input format instead of probing: rawvideo (raw frames on a pipe: give --video-size, --pixel-format, "
             + "--framerate), lavfi, video4linux2 (the default for /dev/video*).")
     static let videoSize = Option<String?>(name: "video-size", valueName: "WxH", help: "Frame size for rawvideo or a camera.")
-    static let pixelFormat = Option<String?>(name: "pixel-format", valueName: "NAME",
-                                             help: "FFmpeg pixel format for rawvideo (e.g. rgb24, nv12, yuyv422).")
+    static let pixelFormat = Option<String?>(
+        name: "pixel-format", valueName: "NAME",
+        help: "FFmpeg pixel format for rawvideo (e.g. rgb24, nv12, yuyv422).")
     static let framerate = Option<String?>(name: "framerate", valueName: "F", help: "Frame rate for rawvideo or a camera.")
     static let timeout = Option<Int>(
         name: "timeout", valueName: "MS", help: "Give up when opening or reading waits longer than MS milliseconds.",
-        default: 10_000, defaultDescription: "10000", transform: ValueParser.integer("timeout", in: ValueRanges.timeoutMilliseconds))
+        default: 10_000, defaultDescription: "10000",
+        transform: ValueParser.integer("timeout", in: ValueRanges.timeoutMilliseconds))
 
-    static let optionTable = [inputFormat.definition, videoSize.definition, pixelFormat.definition, framerate.definition,
-                              timeout.definition]
+    static let optionTable = [
+        inputFormat.definition, videoSize.definition, pixelFormat.definition, framerate.definition,
+        timeout.definition,
+    ]
 
     /// The source options FFmpeg is opened with.
     let sourceOptions: VideoSourceOptions
@@ -25,7 +29,8 @@ struct VideoSourceOptionGroup: ParsableArguments {
         demuxer["video_size"] = try parsed.value(Self.videoSize)
         demuxer["pixel_format"] = try parsed.value(Self.pixelFormat)
         demuxer["framerate"] = try parsed.value(Self.framerate)
-        sourceOptions = VideoSourceOptions(timeoutInMilliseconds: try parsed.value(Self.timeout),
-                                           inputFormat: try parsed.value(Self.inputFormat), demuxerOptions: demuxer)
+        sourceOptions = VideoSourceOptions(
+            timeoutInMilliseconds: try parsed.value(Self.timeout),
+            inputFormat: try parsed.value(Self.inputFormat), demuxerOptions: demuxer)
     }
 }

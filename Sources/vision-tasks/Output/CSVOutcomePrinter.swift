@@ -22,7 +22,8 @@ struct CSVOutcomePrinter {
         /// The header record's fields.
         var header: [String] {
             switch self {
-            case .classifications: ["image", "headIndex", "headName", "rank", "index", "categoryName", "displayName", "score", "error"]
+            case .classifications:
+                ["image", "headIndex", "headName", "rank", "index", "categoryName", "displayName", "score", "error"]
             case .labels: ["image", "rank", "index", "text", "confidence", "error"]
             }
         }
@@ -49,8 +50,11 @@ struct CSVOutcomePrinter {
                 let headFields = [image, String(head.headIndex), head.headName ?? ""]
                 if head.categories.isEmpty { emit(headFields, width: width) }
                 for (rank, category) in head.categories.enumerated() {
-                    emit(headFields + [String(rank + 1), String(category.index), category.categoryName ?? "",
-                                       category.displayName ?? "", String(category.score)], width: width)
+                    emit(
+                        headFields + [
+                            String(rank + 1), String(category.index), category.categoryName ?? "",
+                            category.displayName ?? "", String(category.score),
+                        ], width: width)
                 }
             }
         case .labels(let labels):
@@ -60,8 +64,9 @@ struct CSVOutcomePrinter {
             }
         case .error(let error):
             StandardStreams.warn("\(TableText.escaped(image)): error: \(ErrorText.describe(error))")
-            emit([image] + Array(repeating: "", count: width - 2) + ["\(error.code.statusName): \(ErrorText.message(error))"],
-                 width: width)
+            emit(
+                [image] + Array(repeating: "", count: width - 2) + ["\(error.code.statusName): \(ErrorText.message(error))"],
+                width: width)
         }
     }
 

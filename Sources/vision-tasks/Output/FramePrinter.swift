@@ -48,22 +48,27 @@ struct FramePrinter: Sendable {
         StandardStreams.emit("Summary (top category over time):")
         for span in spans {
             let name = span.category.isEmpty ? "(none)" : TableText.escaped(span.category)
-            StandardStreams.emit("  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  "
-                + "(\(span.frames) frame\(span.frames == 1 ? "" : "s"))")
+            StandardStreams.emit(
+                "  \(span.fromMilliseconds)-\(span.toMilliseconds) ms  \(name)  "
+                    + "(\(span.frames) frame\(span.frames == 1 ? "" : "s"))")
         }
     }
 
     /// Prints the live-stream counters.
     func printStatistics(_ statistics: LiveStreamStatistics) {
         guard format == .table else {
-            emitJSON(StatisticsRecord(statistics: .init(
-                framesReceived: statistics.framesReceived, framesProcessed: statistics.framesProcessed,
-                framesDropped: statistics.framesDropped, lastLatencyInMilliseconds: statistics.lastLatencyInMilliseconds)))
+            emitJSON(
+                StatisticsRecord(
+                    statistics: .init(
+                        framesReceived: statistics.framesReceived, framesProcessed: statistics.framesProcessed,
+                        framesDropped: statistics.framesDropped, lastLatencyInMilliseconds: statistics.lastLatencyInMilliseconds))
+            )
             return
         }
         let latency = statistics.lastLatencyInMilliseconds.map { String(format: ", last latency %.1f ms", $0) } ?? ""
-        StandardStreams.emit("frames received \(statistics.framesReceived), processed \(statistics.framesProcessed), "
-            + "dropped \(statistics.framesDropped)\(latency)")
+        StandardStreams.emit(
+            "frames received \(statistics.framesReceived), processed \(statistics.framesProcessed), "
+                + "dropped \(statistics.framesDropped)\(latency)")
     }
 
     /// A frame's table line: the timestamp right-aligned in 8 columns, then the first head's categories.
@@ -72,7 +77,8 @@ struct FramePrinter: Sendable {
             "\($0.index) \(TableText.escaped($0.displayName ?? $0.categoryName ?? "")) \(OutcomePrinter.score($0.score))"
         }
         let time = String(repeating: " ", count: max(0, 8 - String(timestamp).count)) + "\(timestamp) ms"
-        return "\(time)  \(categories.isEmpty ? "(no category at or above the score threshold)" : categories.joined(separator: " | "))"
+        return
+            "\(time)  \(categories.isEmpty ? "(no category at or above the score threshold)" : categories.joined(separator: " | "))"
     }
 
     /// Prints `record` as a JSON line; a record that cannot be encoded (a bug) is reported on stderr.

@@ -17,11 +17,12 @@ struct ImageOutcome {
     /// An outcome whose scores are checked: a result with a non-finite score becomes an error.
     init(path: FileSystemPath, payload: Payload) {
         self.path = path
-        let failure: TasksError? = switch payload {
-        case .classifications(let heads): ScoreCheck.error(in: heads)
-        case .labels(let labels): ScoreCheck.error(in: labels)
-        case .error: nil
-        }
+        let failure: TasksError? =
+            switch payload {
+            case .classifications(let heads): ScoreCheck.error(in: heads)
+            case .labels(let labels): ScoreCheck.error(in: labels)
+            case .error: nil
+            }
         self.payload = failure.map(Payload.error) ?? payload
     }
 

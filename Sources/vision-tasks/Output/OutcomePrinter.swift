@@ -24,15 +24,18 @@ struct OutcomePrinter {
     /// are errors as they are), printing each outcome as it comes, and adding it to `report`.
     /// - Returns: the exit status: 0 when all succeeded, 1 when any failed (or the report
     ///   could not be written).
-    static func run(_ inputs: [ImageInput], format: OutputFormat, csvColumns: CSVOutcomePrinter.Columns = .classifications,
-                    report: ImageReport? = nil, work: (FileSystemPath) -> ImageOutcome.Payload) -> Int32 {
+    static func run(
+        _ inputs: [ImageInput], format: OutputFormat, csvColumns: CSVOutcomePrinter.Columns = .classifications,
+        report: ImageReport? = nil, work: (FileSystemPath) -> ImageOutcome.Payload
+    ) -> Int32 {
         var printer = OutcomePrinter(format: format, csvColumns: csvColumns)
         var failures = 0
         for input in inputs {
-            let payload: ImageOutcome.Payload = switch input {
-            case .file(let path): work(path)
-            case .unreadable(_, let error): .error(error)
-            }
+            let payload: ImageOutcome.Payload =
+                switch input {
+                case .file(let path): work(path)
+                case .unreadable(_, let error): .error(error)
+                }
             let outcome = ImageOutcome(path: input.path, payload: payload)
             if outcome.failed { failures += 1 }
             printer.add(outcome)
@@ -102,7 +105,10 @@ struct OutcomePrinter {
             let name = head.headName.map { $0.isEmpty ? "" : " (\(TableText.escaped($0)))" } ?? ""
             StandardStreams.emit("  head \(head.headIndex)\(name)")
             let rows = head.categories.map {
-                [String($0.index), TableText.escaped($0.categoryName ?? ""), TableText.escaped($0.displayName ?? ""), Self.score($0.score)]
+                [
+                    String($0.index), TableText.escaped($0.categoryName ?? ""), TableText.escaped($0.displayName ?? ""),
+                    Self.score($0.score),
+                ]
             }
             TableText.aligned(header: ["index", "category name", "display name", "score"], rows: rows, indent: "    ")
                 .forEach(StandardStreams.emit)

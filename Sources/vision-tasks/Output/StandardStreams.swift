@@ -12,7 +12,9 @@ enum StandardStreams {
             // The reader went away (EPIPE with SIGPIPE ignored): end quietly, as SIGPIPE would.
             if posixCode(of: error) == EPIPE { exit(141) }
             // Anything else (a full disk, an I/O error) loses results: say so.
-            warn("error: cannot write the results to standard output: \(posixCode(of: error).map { String(cString: strerror($0)) } ?? "\(error)")")
+            warn(
+                "error: cannot write the results to standard output: \(posixCode(of: error).map { String(cString: strerror($0)) } ?? "\(error)")"
+            )
             exit(1)
         }
     }

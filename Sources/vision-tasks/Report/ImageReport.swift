@@ -1,5 +1,5 @@
-import Imaging
 import ImageLabeling
+import Imaging
 import TasksCommon
 import VisionTasks
 
@@ -30,12 +30,16 @@ final class ImageReport {
     ///   - settings: The model and options in effect.
     ///   - orientation: The orientation that replaces the files' own, if any.
     /// - Throws: `TasksError` when the file cannot be created.
-    init(path: String, command: String, imageCount: Int, settings: [ReportPage.Setting],
-         orientation: ImageOrientation? = nil) throws(TasksError) {
+    init(
+        path: String, command: String, imageCount: Int, settings: [ReportPage.Setting],
+        orientation: ImageOrientation? = nil
+    ) throws(TasksError) {
         file = try ReportFile(path: path)
         self.orientation = orientation
-        file.write(ReportPage.start(title: "vision-tasks \(command)", subject: ReportPage.count(imageCount, "image"),
-                                    settings: settings))
+        file.write(
+            ReportPage.start(
+                title: "vision-tasks \(command)", subject: ReportPage.count(imageCount, "image"),
+                settings: settings))
     }
 
     /// Writes one image's card.
@@ -47,7 +51,9 @@ final class ImageReport {
         case .classifications(let heads):
             count(top: heads.first?.categories.first.map(Self.name) ?? "(no category)")
             body = heads.map { head in
-                let title = heads.count > 1 ? "<h3>head \(head.headIndex)\(head.headName.map { " · " + HTMLText.shown($0) } ?? "")</h3>" : ""
+                let title =
+                    heads.count > 1
+                    ? "<h3>head \(head.headIndex)\(head.headName.map { " · " + HTMLText.shown($0) } ?? "")</h3>" : ""
                 let bars = head.categories.map { ReportPage.Bar(name: Self.name($0), score: $0.score, index: $0.index) }
                 return title + ReportPage.bars(bars, empty: "No category at or above the score threshold.")
             }.joined()
@@ -61,9 +67,11 @@ final class ImageReport {
         }
         let (folder, name) = Self.split(path)
         let folderLine = folder.isEmpty ? "" : "<span class=\"folder\">\(HTMLText.shown(folder))</span>"
-        file.write("<article class=\"entry\(outcome.failed ? " failed" : "")\" id=\"image-\(images)\" "
-            + "data-image=\"\(HTMLText.escaped(path))\">\(ReportPage.picture(thumbnail(outcome.path)))"
-            + "<div class=\"body\"><h2 title=\"\(HTMLText.shown(path))\">\(HTMLText.shown(name))\(folderLine)</h2>\(body)</div></article>\n")
+        file.write(
+            "<article class=\"entry\(outcome.failed ? " failed" : "")\" id=\"image-\(images)\" "
+                + "data-image=\"\(HTMLText.escaped(path))\">\(ReportPage.picture(thumbnail(outcome.path)))"
+                + "<div class=\"body\"><h2 title=\"\(HTMLText.shown(path))\">\(HTMLText.shown(name))\(folderLine)</h2>\(body)</div></article>\n"
+        )
     }
 
     /// Writes the summary and the end of the page.
@@ -80,7 +88,8 @@ final class ImageReport {
                 + "\(HTMLText.shown(entry.name))</span><span class=\"score\">\(entry.count)</span></li>"
         }.joined()
         let failed = failures > 0 ? " · <b>\(failures)</b> failed" : ""
-        file.write("""
+        file.write(
+            """
             <section class="summary" id="summary">
             <h2>Summary</h2>
             <p class="stats"><b>\(images)</b> \(images == 1 ? "image" : "images") · <b>\(images - failures)</b> done\(failed) · \

@@ -44,8 +44,11 @@ final class ReportFile {
         }
         if let code {
             failed = true
-            StandardStreams.reportError(TasksError(.unavailableError, "The report could not be written: \(String(cString: strerror(code))) "
-                + "(errno \(code)); it stops here.", subject: .file(path)))
+            StandardStreams.reportError(
+                TasksError(
+                    .unavailableError,
+                    "The report could not be written: \(String(cString: strerror(code))) "
+                        + "(errno \(code)); it stops here.", subject: .file(path)))
         }
     }
 
@@ -57,7 +60,8 @@ final class ReportFile {
         case EACCES, EPERM, EROFS:
             return TasksError(.permissionDeniedError, "The report cannot be created: permission denied.", subject: subject)
         default:
-            return .invalidArgument("The report cannot be created: \(String(cString: strerror(code))) (errno \(code)).", subject: subject)
+            return .invalidArgument(
+                "The report cannot be created: \(String(cString: strerror(code))) (errno \(code)).", subject: subject)
         }
     }
 }

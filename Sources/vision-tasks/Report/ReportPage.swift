@@ -33,7 +33,8 @@ enum ReportPage {
     ///   - subject: What the report is about ("12 images", a video's name).
     ///   - settings: The model and options in effect.
     static func start(title: String, subject: String, settings: [Setting]) -> String {
-        let rows = settings.map { "<div><dt>\(HTMLText.escaped($0.name))</dt><dd>\(HTMLText.shown($0.value))</dd></div>" }.joined()
+        let rows = settings.map { "<div><dt>\(HTMLText.escaped($0.name))</dt><dd>\(HTMLText.shown($0.value))</dd></div>" }
+            .joined()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -106,8 +107,10 @@ enum ReportPage {
     /// order categories first appear, then hues from the name's hash; the same name keeps its
     /// colour within a report.
     struct CategoryColors {
-        static let palette = ["#8db7f2", "#f5b971", "#95d5a2", "#f09c9c", "#c4a7ea", "#f2d46b", "#8ed4d8", "#f2a8cf", "#bcc98a",
-                              "#cdb59c"]
+        static let palette = [
+            "#8db7f2", "#f5b971", "#95d5a2", "#f09c9c", "#c4a7ea", "#f2d46b", "#8ed4d8", "#f2a8cf", "#bcc98a",
+            "#cdb59c",
+        ]
         private var assigned: [String: String] = [:]
 
         /// The colour of `name` (grey for "", no category).

@@ -22,11 +22,13 @@ extension ClassifierOptionGroup {
 extension ImageProcessingOptionGroup {
     /// The region of interest and rotation.
     var reportSettings: [ReportPage.Setting] {
-        let region = regionOfInterest == .zero
+        let region =
+            regionOfInterest == .zero
             ? "whole image"
             : [regionOfInterest.origin.x, regionOfInterest.origin.y, regionOfInterest.width, regionOfInterest.height]
                 .map { String(Double($0)) }.joined(separator: ", ")
-        let rotation = orientation.map { "\($0.preprocessingTransform.rotationDegrees)°" } ?? "from the file (EXIF or display matrix)"
+        let rotation =
+            orientation.map { "\($0.preprocessingTransform.rotationDegrees)°" } ?? "from the file (EXIF or display matrix)"
         return [.init(name: "region of interest", value: region), .init(name: "rotation", value: rotation)]
     }
 }
@@ -42,21 +44,27 @@ extension FrameSamplingOptionGroup {
 extension LabelCommand {
     /// The model or export and the labeler options.
     var reportSettings: [ReportPage.Setting] {
-        let model: ReportPage.Setting = switch source {
-        case .manifest(let path): .init(name: "AutoML manifest", value: path)
-        case .model(let path): .init(name: "model", value: path)
-        }
-        let threshold = confidence.map { String($0) } ?? {
-            if case .manifest = source { return "0.5 (AutoML default)" }
-            return "from the model's metadata, else 0"
-        }()
-        return [model, .init(name: "confidence threshold", value: threshold), .init(name: "max results", value: String(maxResults))]
+        let model: ReportPage.Setting =
+            switch source {
+            case .manifest(let path): .init(name: "AutoML manifest", value: path)
+            case .model(let path): .init(name: "model", value: path)
+            }
+        let threshold =
+            confidence.map { String($0) }
+            ?? {
+                if case .manifest = source { return "0.5 (AutoML default)" }
+                return "from the model's metadata, else 0"
+            }()
+        return [
+            model, .init(name: "confidence threshold", value: threshold), .init(name: "max results", value: String(maxResults)),
+        ]
     }
 }
 
 extension ClassifyVideoCommand {
     /// The video, the model and every option.
     var reportSettings: [ReportPage.Setting] {
-        [.init(name: "video", value: video)] + classifier.reportSettings + imageProcessing.reportSettings + sampling.reportSettings
+        [.init(name: "video", value: video)] + classifier.reportSettings + imageProcessing.reportSettings
+            + sampling.reportSettings
     }
 }

@@ -61,9 +61,10 @@ final class VideoReport {
         }
         failures += 1
         guard failures <= Self.maximumErrorCards else { return }
-        file.write("<article class=\"entry failed frame-error\" data-timestamp=\"\(timestamp)\">"
-            + "<div class=\"body\"><h2>Frame at \(ReportPage.seconds(timestamp))</h2>"
-            + ReportPage.error(failure, what: "Not classified") + "</div></article>\n")
+        file.write(
+            "<article class=\"entry failed frame-error\" data-timestamp=\"\(timestamp)\">"
+                + "<div class=\"body\"><h2>Frame at \(ReportPage.seconds(timestamp))</h2>"
+                + ReportPage.error(failure, what: "Not classified") + "</div></article>\n")
     }
 
     /// Writes the timeline, the spans, the counts and the end of the page.
@@ -73,15 +74,18 @@ final class VideoReport {
         let rate = seconds > 0 ? Double(frames) / seconds : 0
         let list = spans.spans
         let classified = frames - failures
-        let failed = failures > 0
-            ? " · <b>\(failures)</b> failed" + (failures > Self.maximumErrorCards ? " (the first \(Self.maximumErrorCards) are shown)" : "")
+        let failed =
+            failures > 0
+            ? " · <b>\(failures)</b> failed"
+                + (failures > Self.maximumErrorCards ? " (the first \(Self.maximumErrorCards) are shown)" : "")
             : ""
         let rows = list.enumerated().map { number, span in
             "<tr><td>\(number + 1)</td><td><span class=\"chip\" style=\"--c:\(colors.color(for: span.category))\"></span>"
                 + "\(HTMLText.shown(Self.label(span)))</td><td>\(ReportPage.seconds(span.fromMilliseconds)) – "
                 + "\(ReportPage.seconds(span.toMilliseconds))</td><td>\(span.frames)</td></tr>"
         }.joined()
-        file.write("""
+        file.write(
+            """
             <section class="summary timeline" id="summary">
             <h2>Top category over time</h2>
             <p class="stats"><b>\(frames)</b> \(frames == 1 ? "frame" : "frames") · <b>\(classified)</b> classified\(failed) · \
@@ -102,11 +106,12 @@ final class VideoReport {
         let thumbnail = try? Thumbnail(image.pixels, orientation: orientation ?? image.orientation)
         let categories = result.classificationResult.classifications.first?.categories ?? []
         let bars = categories.map { ReportPage.Bar(name: ImageReport.name($0), score: $0.score, index: $0.index) }
-        file.write("<article class=\"entry span-entry\" id=\"span-\(number)\" data-category=\"\(HTMLText.escaped(span.category))\" "
-            + "data-from=\"\(span.fromMilliseconds)\">\(ReportPage.picture(thumbnail))<div class=\"body\">"
-            + "<h2><span class=\"chip\" style=\"--c:\(colors.color(for: span.category))\"></span>\(HTMLText.shown(Self.label(span)))</h2>"
-            + "<p class=\"when\">from \(ReportPage.seconds(span.fromMilliseconds)) (span \(number))</p>"
-            + ReportPage.bars(bars, empty: "No category at or above the score threshold.") + "</div></article>\n")
+        file.write(
+            "<article class=\"entry span-entry\" id=\"span-\(number)\" data-category=\"\(HTMLText.escaped(span.category))\" "
+                + "data-from=\"\(span.fromMilliseconds)\">\(ReportPage.picture(thumbnail))<div class=\"body\">"
+                + "<h2><span class=\"chip\" style=\"--c:\(colors.color(for: span.category))\"></span>\(HTMLText.shown(Self.label(span)))</h2>"
+                + "<p class=\"when\">from \(ReportPage.seconds(span.fromMilliseconds)) (span \(number))</p>"
+                + ReportPage.bars(bars, empty: "No category at or above the score threshold.") + "</div></article>\n")
     }
 
     /// A span's name as shown: its category, or "(no category)".
@@ -130,18 +135,23 @@ final class VideoReport {
             let from = x(Double(span.fromMilliseconds))
             let to = number + 1 < spans.count ? x(Double(spans[number + 1].fromMilliseconds)) : width
             let name = label(span)
-            let tooltip = "\(name): \(ReportPage.seconds(span.fromMilliseconds)) – \(ReportPage.seconds(span.toMilliseconds)), "
+            let tooltip =
+                "\(name): \(ReportPage.seconds(span.fromMilliseconds)) – \(ReportPage.seconds(span.toMilliseconds)), "
                 + ReportPage.count(span.frames, "frame")
-            parts.append("<g class=\"span-band\"><title>\(HTMLText.shown(tooltip))</title><rect class=\"span\" "
-                + String(format: "x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\"", from, bandTop, max(to - from, 0.5), bandHeight)
-                + " fill=\"\(colors.color(for: span.category))\" stroke=\"#fff\" stroke-width=\"1\" "
-                + "data-category=\"\(HTMLText.escaped(span.category))\" data-from=\"\(span.fromMilliseconds)\" "
-                + "data-to=\"\(span.toMilliseconds)\" data-frames=\"\(span.frames)\"/>")
+            parts.append(
+                "<g class=\"span-band\"><title>\(HTMLText.shown(tooltip))</title><rect class=\"span\" "
+                    + String(
+                        format: "x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\"", from, bandTop, max(to - from, 0.5),
+                        bandHeight)
+                    + " fill=\"\(colors.color(for: span.category))\" stroke=\"#fff\" stroke-width=\"1\" "
+                    + "data-category=\"\(HTMLText.escaped(span.category))\" data-from=\"\(span.fromMilliseconds)\" "
+                    + "data-to=\"\(span.toMilliseconds)\" data-frames=\"\(span.frames)\"/>")
             // About 7.5 units per character at 13 px: label the bands that can hold their name.
             let shown = name.count > 28 ? String(name.prefix(27)) + "…" : name
             if to - from > Double(shown.count) * 7.5 + 12 {
-                parts.append(String(format: "<text x=\"%.2f\" y=\"%.0f\" fill=\"#10151f\">", from + 6, bandTop + 25)
-                    + "\(HTMLText.shown(shown))</text>")
+                parts.append(
+                    String(format: "<text x=\"%.2f\" y=\"%.0f\" fill=\"#10151f\">", from + 6, bandTop + 25)
+                        + "\(HTMLText.shown(shown))</text>")
             }
             parts.append("</g>")
         }
@@ -151,11 +161,14 @@ final class VideoReport {
         var tick = (start / 1000 / step).rounded(.up) * step
         while tick * 1000 <= end {
             let position = x(tick * 1000)
-            parts.append(String(format: "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#98a2b3\"/>",
-                                position, position, bandTop + bandHeight, bandTop + bandHeight + 6))
+            parts.append(
+                String(
+                    format: "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#98a2b3\"/>",
+                    position, position, bandTop + bandHeight, bandTop + bandHeight + 6))
             let anchor = position < 20 ? "start" : position > width - 20 ? "end" : "middle"
-            parts.append(String(format: "<text x=\"%.2f\" y=\"%.0f\" ", position, bandTop + bandHeight + 22)
-                + "text-anchor=\"\(anchor)\" fill=\"#5f6b7a\">\(Self.tickLabel(tick, step: step))</text>")
+            parts.append(
+                String(format: "<text x=\"%.2f\" y=\"%.0f\" ", position, bandTop + bandHeight + 22)
+                    + "text-anchor=\"\(anchor)\" fill=\"#5f6b7a\">\(Self.tickLabel(tick, step: step))</text>")
             tick += step
         }
         return "<svg class=\"timeline-plot\" viewBox=\"0 0 \(Int(width)) \(Int(bandTop + bandHeight + 30))\" role=\"img\" "

@@ -8,8 +8,10 @@ enum StandardErrorSilencer {
     /// Runs `body` with descriptor 2 redirected to /dev/null, unless `verbose`.
     /// If the redirection cannot be set up, `body` runs with stderr as it is.
     /// The corresponding C functions are `dup` (as `fcntl(F_DUPFD_CLOEXEC)`), `dup2` and `open`.
-    static func silencing<Value, Failure: Error>(unless verbose: Bool,
-                                                 _ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+    static func silencing<Value, Failure: Error>(
+        unless verbose: Bool,
+        _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
         guard !verbose, let saved = redirectToNull() else { return try body() }
         defer { restore(saved) }
         return try body()

@@ -17,24 +17,30 @@ struct ClipFormat: Sendable, CustomTestStringConvertible {
     /// the front (`+faststart`), so that a cut-off file still opens.
     static var mp4: ClipFormat {
         FFmpegTool.encoders.contains("libx264")
-            ? ClipFormat(name: "MP4/H.264", fileExtension: "mp4",
-                         codecArguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"],
-                         codecName: "h264")
-            : ClipFormat(name: "MP4/MPEG-4", fileExtension: "mp4",
-                         codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p", "-movflags", "+faststart"],
-                         codecName: "mpeg4")
+            ? ClipFormat(
+                name: "MP4/H.264", fileExtension: "mp4",
+                codecArguments: ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart"],
+                codecName: "h264")
+            : ClipFormat(
+                name: "MP4/MPEG-4", fileExtension: "mp4",
+                codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p", "-movflags", "+faststart"],
+                codecName: "mpeg4")
     }
 
     /// WebM with VP9 (libvpx-vp9, fast real-time settings).
-    static let webm = ClipFormat(name: "WebM/VP9", fileExtension: "webm",
-                                 codecArguments: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
-                                                  "-b:v", "0", "-crf", "30", "-pix_fmt", "yuv420p"],
-                                 codecName: "vp9")
+    static let webm = ClipFormat(
+        name: "WebM/VP9", fileExtension: "webm",
+        codecArguments: [
+            "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+            "-b:v", "0", "-crf", "30", "-pix_fmt", "yuv420p",
+        ],
+        codecName: "vp9")
 
     /// Matroska with MPEG-4 Part 2 (FFmpeg's own encoder, present in every build).
-    static let mkv = ClipFormat(name: "MKV/MPEG-4", fileExtension: "mkv",
-                                codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p"],
-                                codecName: "mpeg4")
+    static let mkv = ClipFormat(
+        name: "MKV/MPEG-4", fileExtension: "mkv",
+        codecArguments: ["-c:v", "mpeg4", "-q:v", "3", "-pix_fmt", "yuv420p"],
+        codecName: "mpeg4")
 
     /// The formats whose encoders this ffmpeg has.
     static var all: [ClipFormat] {

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
-import Testing
 import TestSupport
+import Testing
 
 /// Test clips and reference pictures, made with `ffmpeg` from the shared test photos.
 enum Clips {
@@ -29,12 +29,13 @@ enum Clips {
     static func burgerThenSparrow(_ format: ClipFormat, in directory: URL, name: String = "clip") throws -> URL {
         let output = directory.appendingPathComponent("\(name).\(format.fileExtension)")
         let seconds = String(secondsPerPhoto)
-        try FFmpegTool.run([
-            "-y", "-loop", "1", "-framerate", String(frameRate), "-t", seconds, "-i", TestData.image("burger.jpg").path,
-            "-loop", "1", "-framerate", String(frameRate), "-t", seconds, "-i", TestData.image("sparrow.jpg").path,
-            "-filter_complex", "[0:v]\(scale),format=yuv420p[a];[1:v]\(scale),format=yuv420p[b];[a][b]concat=n=2:v=1:a=0[v]",
-            "-map", "[v]",
-        ] + format.codecArguments + [output.path])
+        try FFmpegTool.run(
+            [
+                "-y", "-loop", "1", "-framerate", String(frameRate), "-t", seconds, "-i", TestData.image("burger.jpg").path,
+                "-loop", "1", "-framerate", String(frameRate), "-t", seconds, "-i", TestData.image("sparrow.jpg").path,
+                "-filter_complex", "[0:v]\(scale),format=yuv420p[a];[1:v]\(scale),format=yuv420p[b];[a][b]concat=n=2:v=1:a=0[v]",
+                "-map", "[v]",
+            ] + format.codecArguments + [output.path])
         return output
     }
 
@@ -43,8 +44,9 @@ enum Clips {
     /// nearly everything), for cutting and damaging.
     static func movingPattern(_ format: ClipFormat, in directory: URL) throws -> URL {
         let output = directory.appendingPathComponent("pattern.\(format.fileExtension)")
-        try FFmpegTool.run(["-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=4"]
-            + format.codecArguments + [output.path])
+        try FFmpegTool.run(
+            ["-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=4"]
+                + format.codecArguments + [output.path])
         return output
     }
 
@@ -52,14 +54,17 @@ enum Clips {
     /// PNG and decoded: what a perfect decoder would give for a frame of that photo.
     static func reference(_ photo: String, in directory: URL) throws -> PixelImage {
         let output = directory.appendingPathComponent("\(photo)-reference.png")
-        try FFmpegTool.run(["-y", "-i", TestData.image(photo).path, "-vf", "\(scale),format=rgb24", "-frames:v", "1", output.path])
+        try FFmpegTool.run([
+            "-y", "-i", TestData.image(photo).path, "-vf", "\(scale),format=rgb24", "-frames:v", "1", output.path,
+        ])
         return try ImageDecoder.decode(contentsOf: output).pixels
     }
 
     /// The mean absolute difference of two images of the same size over the red, green and blue
     /// channels, in 0...255.
     static func meanAbsoluteDifference(_ a: PixelImage, _ b: PixelImage) -> Double {
-        precondition(a.width == b.width && a.height == b.height, "sizes differ: \(a.width)x\(a.height) and \(b.width)x\(b.height)")
+        precondition(
+            a.width == b.width && a.height == b.height, "sizes differ: \(a.width)x\(a.height) and \(b.width)x\(b.height)")
         var total = 0
         for y in 0..<a.height {
             for x in 0..<a.width {

@@ -1,6 +1,7 @@
 import Foundation
 import TasksCommon
 import Testing
+
 @testable import VideoInput
 
 /// Reads every frame of `source` until nil.

@@ -19,11 +19,12 @@ enum FFmpegTool {
     /// The names of the encoders this `ffmpeg` has (`ffmpeg -encoders`).
     static let encoders: Set<String> = {
         guard let output = try? run(["-hide_banner", "-encoders"]) else { return [] }
-        return Set(output.split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, fields[0].count == 6, fields[0].first == "V" else { return nil }
-            return String(fields[1])
-        })
+        return Set(
+            output.split(separator: "\n").compactMap { line -> String? in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count >= 2, fields[0].count == 6, fields[0].first == "V" else { return nil }
+                return String(fields[1])
+            })
     }()
 
     /// Runs `ffmpeg` with `arguments` (after `-nostdin -v error`) and returns its standard output.
@@ -52,7 +53,10 @@ enum FFmpegTool {
         process.waitUntilExit()
         errorsRead.wait()
         guard process.terminationStatus == 0 else {
-            throw Failure(message: "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(String(decoding: errorData.value ?? Data(), as: UTF8.self))")
+            throw Failure(
+                message:
+                    "ffmpeg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(String(decoding: errorData.value ?? Data(), as: UTF8.self))"
+            )
         }
         return String(decoding: outputData, as: UTF8.self)
     }
