@@ -31,7 +31,7 @@ struct HelpTests {
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
     static let classifyOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
-        "--rotation", "--format", "--verbose", "-h", "--help",
+        "--rotation", "--format", "--verbose", "--files-from", "-0", "--null", "--shard", "--resume", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.

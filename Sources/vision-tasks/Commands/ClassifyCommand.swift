@@ -19,43 +19,49 @@ struct ClassifyCommand: ParsableCommand {
             is reported with its path and reason and the others are still classified.
             EXIT STATUS: 0 when every image was classified, 1 when any failed or the model could not be
             loaded (or refused these options), 2 for a usage error (an unknown option, a malformed or
-            out-of-range value, no image, a folder without images).
+            out-of-range value, no image, a folder without images). With --files-from, images that fail
+            leave the status 0 (each has its error line, so that Spark's RDD.pipe does not fail and retry
+            the partition); it is 1 when the model cannot be loaded or the list cannot be read.
             """)
 
     static let format = OutputFormat.option(allowing: OutputFormat.allCases,
                                             help: "table, json (one array) or jsonl (one object per line).")
 
     static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + [format.definition, StandardOptions.verbose.definition]
+        + [format.definition, StandardOptions.verbose.definition] + BatchOptionGroup.optionTable
 
     let classifier: ClassifierOptionGroup
     let imageProcessing: ImageProcessingOptionGroup
     let format: OutputFormat
     let verbose: Bool
+    let batch: BatchOptionGroup
     /// The image and folder arguments, byte for byte.
     let images: [FileSystemPath]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        format = try parsed.value(Self.format)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
         classifier = try ClassifierOptionGroup(parsed)
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
-        guard !images.isEmpty else { throw UsageError("no image given") }
+        batch = try BatchOptionGroup(parsed)
+        format = try batch.format(parsed.value(Self.format), given: parsed.contains(Self.format.definition),
+                                  imageArguments: images.count)
     }
 
     func run() throws(UsageError) -> Int32 {
-        let inputs = try ImageFileList.expand(images)
-        guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .image)) })
-        else { return 1 }
-        return OutcomePrinter.run(inputs, format: format) { path in
-            do {
-                let decoded = try ImageDecoder.decode(file: path)
-                let image = MPImage(pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
-                let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
-                return .classifications(result.classificationResult.classifications)
-            } catch {
-                return .error(TasksError.wrapping(error, subject: .file(path.description)))
+        guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
+        let imageProcessing = imageProcessing
+        return BatchRun(source: source, format: format, jobs: 1, verbose: verbose).run {
+            let classifier = try ImageClassifier(options: self.classifier.options(mode: .image))
+            return { path in
+                do {
+                    let decoded = try ImageDecoder.decode(file: path)
+                    let image = MPImage(pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
+                    let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
+                    return .classifications(result.classificationResult.classifications)
+                } catch {
+                    return .error(TasksError.wrapping(error, subject: .file(path.description)))
+                }
             }
         }
     }
