@@ -150,8 +150,8 @@ struct LabelUsageErrorTests {
 
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
-    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--verbose", "--files-from", "-0",
-                          "--null", "--shard", "--resume", "-h", "--help"]
+    static let options = ["--manifest", "--model", "--confidence", "--max-results", "--format", "--verbose", "--jobs", "--files-from",
+                          "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help"]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
     private func listedOptions(_ help: [String]) -> [String] {

@@ -9,16 +9,22 @@ struct BatchRun {
     let format: OutputFormat
     /// Worker threads (at most one per image when their number is known).
     let jobs: Int
+    /// Whether to show the progress line (when stderr is a terminal).
+    let progress: Bool
     let verbose: Bool
 
-    /// Loads one engine per worker with `makeWorker` (quietly unless `verbose`), then runs.
+    /// Loads one engine per worker with `makeWorker` (quietly unless `verbose`; it is given the
+    /// number of workers), then runs.
     /// - Returns: the exit status. From arguments: 0 when every image succeeded, 1 when any
     ///   failed. From a list: 0 even when images failed (each has its error line), 1 when the
     ///   list could not be read to its end. Both: 1 when a model could not be loaded or a result
     ///   could not be printed.
-    func run(makeWorker: () throws -> @Sendable (FileSystemPath) -> ImageOutcome.Payload) -> Int32 {
-        let count = max(1, min(jobs, source.knownCount ?? jobs))
-        guard let works = ModelLoading.load(verbose: verbose, { try (0..<count).map { _ in try makeWorker() } }) else { return 1 }
+    func run(makeWorker: (_ workers: Int) throws -> @Sendable (FileSystemPath) -> ImageOutcome.Payload) -> Int32 {
+        let total = source.knownCount
+        let count = max(1, min(jobs, total ?? jobs))
+        guard let works = ModelLoading.load(verbose: verbose, { try (0..<count).map { _ in try makeWorker(count) } }) else {
+            return 1
+        }
         let workers = OrderedWorkers<ImageInput, ImageOutcome>(workers: works.map { work in
             { input in
                 switch input {
@@ -29,11 +35,16 @@ struct BatchRun {
         }, window: 2 * count)
         let reading = SourceReading(source: source, workers: workers)
         var printer = OutcomePrinter(format: format)
-        var failures = 0
+        var progressLine = ProgressLine(total: total, requested: progress)
+        var failures = 0, done = 0
         while let outcome = workers.next() {
             if outcome.failed { failures += 1 }
+            progressLine.clear()
             printer.add(outcome)
+            done += 1
+            progressLine.update(done: done)
         }
+        progressLine.clear()
         printer.finish()
         workers.waitForWorkers()
         let listFailure = reading.waitForEnd()

@@ -35,6 +35,8 @@ struct ClassifyCommand: ParsableCommand {
     let format: OutputFormat
     let verbose: Bool
     let batch: BatchOptionGroup
+    /// Whether `--threads` was given (else it is 1 with several workers).
+    let threadsGiven: Bool
     /// The image and folder arguments, byte for byte.
     let images: [FileSystemPath]
 
@@ -44,6 +46,7 @@ struct ClassifyCommand: ParsableCommand {
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
         batch = try BatchOptionGroup(parsed)
+        threadsGiven = parsed.contains(ClassifierOptionGroup.threads.definition)
         format = try batch.format(parsed.value(Self.format), given: parsed.contains(Self.format.definition),
                                   imageArguments: images.count)
     }
@@ -51,8 +54,10 @@ struct ClassifyCommand: ParsableCommand {
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
         let imageProcessing = imageProcessing
-        return BatchRun(source: source, format: format, jobs: 1, verbose: verbose).run {
-            let classifier = try ImageClassifier(options: self.classifier.options(mode: .image))
+        return BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose).run { workers in
+            let options = self.classifier.options(mode: .image)
+            if workers > 1 && !threadsGiven { options.baseOptions.threadCount = 1 }
+            let classifier = try ImageClassifier(options: options)
             return { path in
                 do {
                     let decoded = try ImageDecoder.decode(file: path)

@@ -75,7 +75,7 @@ struct LabelCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
-        return BatchRun(source: source, format: format, jobs: 1, verbose: verbose).run {
+        return BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose).run { _ in
             let labeler = try ImageLabeler(options: labelerOptions)
             return { path in
                 do {

@@ -1,10 +1,25 @@
-/// How classify and label go through many images: a list of paths read as it arrives
-/// (`--files-from`, `-0`), a deterministic share of the images (`--shard`), and skipping the
-/// images an earlier run's output already has (`--resume`).
+import Foundation
+
+/// How classify and label go through many images: workers (`--jobs`), a list of paths read as
+/// it arrives (`--files-from`, `-0`), a deterministic share of the images (`--shard`), skipping
+/// the images an earlier run's output already has (`--resume`), and the progress line.
 struct BatchOptionGroup: ParsableArguments {
+    /// The number of cores, the default number of workers.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    static let jobs = Option<Int>(
+        name: "jobs", valueName: "N",
+        help: "Images worked on at once, 1...256: each worker decodes and classifies one image with a model of its "
+            + "own; results are still printed in input order, each as soon as its turn comes. N workers run N times "
+            + "the inference threads each has, so with several workers the thread count defaults to 1; to make one "
+            + "image fast instead, use one worker and more threads.",
+        default: cores, defaultDescription: "the number of cores, \(cores)",
+        transform: ValueParser.integer("jobs", in: 1...256))
+    static let noProgress = Flag(name: "no-progress",
+                                 help: "Never show the progress line (images done, rate, time left), which is shown on "
+                                     + "stderr only when it is a terminal.")
     static let filesFrom = Option<String?>(
         name: "files-from", valueName: "FILE",
-        help: "Read image paths from FILE (- for standard input), one per line, and classify each as soon as its line "
+        help: "Read image paths from FILE (- for standard input), one per line, and take each as soon as its line "
             + "arrives, printing its jsonl line at once: the worker contract of Spark's RDD.pipe, xargs and GNU parallel. "
             + "A failed image is an error line; the exit status stays 0 (see EXIT STATUS).")
     static let nullSeparated = Flag(name: "null", shortName: "0",
@@ -19,8 +34,11 @@ struct BatchOptionGroup: ParsableArguments {
         help: "Skip the images that OUT.jsonl (an earlier run's jsonl output; missing: nothing to skip) has a result "
             + "for; images it has an error line for are tried again.")
 
-    static let optionTable = [filesFrom.definition, nullSeparated.definition, shard.definition, resume.definition]
+    static let optionTable = [jobs.definition, filesFrom.definition, nullSeparated.definition, shard.definition,
+                              resume.definition, noProgress.definition]
 
+    let jobs: Int
+    let progress: Bool
     /// The list to read paths from ("-": standard input), or nil for the image arguments.
     let filesFrom: String?
     let nullSeparated: Bool
@@ -28,6 +46,8 @@ struct BatchOptionGroup: ParsableArguments {
     let resume: String?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
+        jobs = try parsed.value(Self.jobs)
+        progress = !parsed.isSet(Self.noProgress)
         filesFrom = try parsed.value(Self.filesFrom)
         nullSeparated = parsed.isSet(Self.nullSeparated)
         shard = try parsed.value(Self.shard)
