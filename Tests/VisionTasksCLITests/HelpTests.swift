@@ -31,7 +31,7 @@ struct HelpTests {
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
     static let classifyOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
-        "--rotation", "--format", "--verbose", "--jobs", "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress",
+        "--rotation", "--format", "--verbose", "--decode", "--jobs", "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress",
         "-h", "--help",
     ]
 

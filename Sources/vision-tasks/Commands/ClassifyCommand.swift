@@ -28,13 +28,14 @@ struct ClassifyCommand: ParsableCommand {
                                             help: "table, json (one array) or jsonl (one object per line).")
 
     static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + [format.definition, StandardOptions.verbose.definition] + BatchOptionGroup.optionTable
+        + [format.definition, StandardOptions.verbose.definition, DecodingMode.option.definition] + BatchOptionGroup.optionTable
 
     let classifier: ClassifierOptionGroup
     let imageProcessing: ImageProcessingOptionGroup
     let format: OutputFormat
     let verbose: Bool
     let batch: BatchOptionGroup
+    let decoding: DecodingMode
     /// Whether `--threads` was given (else it is 1 with several workers).
     let threadsGiven: Bool
     /// The image and folder arguments, byte for byte.
@@ -47,6 +48,7 @@ struct ClassifyCommand: ParsableCommand {
         images = parsed.positionals.map(\.path)
         batch = try BatchOptionGroup(parsed)
         threadsGiven = parsed.contains(ClassifierOptionGroup.threads.definition)
+        decoding = try parsed.value(DecodingMode.option)
         format = try batch.format(parsed.value(Self.format), given: parsed.contains(Self.format.definition),
                                   imageArguments: images.count)
     }
@@ -58,9 +60,12 @@ struct ClassifyCommand: ParsableCommand {
             let options = self.classifier.options(mode: .image)
             if workers > 1 && !threadsGiven { options.baseOptions.threadCount = 1 }
             let classifier = try ImageClassifier(options: options)
+            let reduced = decoding == .exact ? nil : ReducedDecoding(
+                width: Int(classifier.inputImageSize.width), height: Int(classifier.inputImageSize.height),
+                region: try RegionOfInterest(iOSRect: imageProcessing.regionOfInterest), orientation: imageProcessing.orientation)
             return { path in
                 do {
-                    let decoded = try ImageDecoder.decode(file: path)
+                    let decoded = try ImageDecoder.decode(file: path, reduced: reduced)
                     let image = MPImage(pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
                     let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
                     return .classifications(result.classificationResult.classifications)
