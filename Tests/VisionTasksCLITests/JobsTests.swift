@@ -108,3 +108,23 @@ struct JobsTests {
         return (process.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 }
+
+/// classify-video's progress line: on a terminal only, never with --no-progress.
+@Suite(.enabled(if: VideoClipMaker.canMake, VideoClipMaker.missingReason))
+struct VideoProgressTests {
+    @Test func progressOnTerminalOnly() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try await VideoClipMaker.burgerThenSparrow(VideoClipMaker.mp4, in: folder)
+        let arguments = ["classify-video", clip.path, "--model", VideoClipMaker.model, "--format", "jsonl"]
+        let file = try await VisionTasksTool.run(arguments)
+        #expect(file.status == 0 && !file.stderr.contains("of video"), "\(file)")
+        let executable = try #require(VisionTasksTool.executable)
+        let command = ([executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " >/dev/null"
+        for (extra, shown) in [("", true), (" --no-progress", false)] {
+            let (status, output) = try await JobsTests.run("/usr/bin/script", ["-qec", command + extra, "/dev/null"])
+            #expect(status == 0, "\(output)")
+            #expect(output.contains(" s of video, ") == shown, "\(output)")
+        }
+    }
+}

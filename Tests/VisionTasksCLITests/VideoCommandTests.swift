@@ -285,7 +285,7 @@ struct VideoCommandHelpTests {
     static let helpOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi", "--rotation",
         "--every", "--fps", "--format", "--input-format", "--video-size", "--pixel-format", "--framerate", "--timeout",
-        "--verbose", "-h", "--help",
+        "--verbose", "--no-progress", "-h", "--help",
     ]
 
     @Test("every option classify-video --help lists is accepted", arguments: helpOptions.filter { $0.hasPrefix("--") && $0 != "--help" })

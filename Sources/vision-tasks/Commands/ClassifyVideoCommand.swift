@@ -29,7 +29,7 @@ struct ClassifyVideoCommand: ParsableCommand {
 
     static let optionTable = ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
         + FrameSamplingOptionGroup.optionTable + [format.definition] + VideoSourceOptionGroup.optionTable
-        + [StandardOptions.verbose.definition]
+        + [StandardOptions.verbose.definition, BatchOptionGroup.noProgress.definition]
 
     let video: String
     let classifier: ClassifierOptionGroup
@@ -38,6 +38,7 @@ struct ClassifyVideoCommand: ParsableCommand {
     let format: OutputFormat
     let source: VideoSourceOptionGroup
     let verbose: Bool
+    let progress: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count == 1, let video = parsed.positionals.first else {
@@ -50,6 +51,7 @@ struct ClassifyVideoCommand: ParsableCommand {
         classifier = try ClassifierOptionGroup(parsed)
         source = try VideoSourceOptionGroup(parsed)
         verbose = parsed.isSet(StandardOptions.verbose)
+        progress = !parsed.isSet(BatchOptionGroup.noProgress)
     }
 
     func run() -> Int32 {
@@ -72,6 +74,8 @@ struct ClassifyVideoCommand: ParsableCommand {
         var status: Int32 = 0
         var last: Int?
         var repeated = 0
+        var progressLine = ProgressLine(total: source.durationInMilliseconds, requested: progress)
+        var classified = 0
         do throws(TasksError) {
             while let frame = try source.nextFrame() {
                 // Video mode needs increasing times; containers may repeat or reorder them, and
@@ -90,16 +94,21 @@ struct ClassifyVideoCommand: ParsableCommand {
                 } catch {
                     outcome = .failure(.wrapping(error))
                 }
+                progressLine.clear()
                 if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
                     spans.add(result)
                 } else {
                     status = 1
                 }
+                classified += 1
+                progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
             }
         } catch {
+            progressLine.clear()
             StandardStreams.reportError(error)
             status = 1
         }
+        progressLine.clear()
         Self.warnAboutDamage(source, lastTimestamp: last)
         if repeated > 0 {
             StandardStreams.warn("warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
