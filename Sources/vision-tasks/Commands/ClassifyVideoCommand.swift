@@ -57,27 +57,28 @@ struct ClassifyVideoCommand: ParsableCommand {
     func run() -> Int32 {
         guard let classifier = ModelLoading.load(verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
-        let opened: VideoSource
-        do throws(TasksError) {
-            opened = try VideoSource(url: video, options: source.sourceOptions)
-        } catch {
+        // Frames are decoded on a thread of their own, a few ahead of the classifier.
+        let reader = VideoFrameReader(url: video, options: source.sourceOptions)
+        switch reader.waitForOpen() {
+        case .failure(let error):
             StandardStreams.reportError(error)
             return 1
+        case .success(let facts):
+            return classify(reader, facts: facts, with: classifier)
         }
-        return classify(opened, with: classifier)
     }
 
-    private func classify(_ source: VideoSource, with classifier: ImageClassifier) -> Int32 {
+    private func classify(_ reader: VideoFrameReader, facts: VideoFrameReader.Facts, with classifier: ImageClassifier) -> Int32 {
         let printer = FramePrinter(format: format)
         var sampler = sampling.sampler
         var spans = CategorySpans()
         var status: Int32 = 0
         var last: Int?
         var repeated = 0
-        var progressLine = ProgressLine(total: source.durationInMilliseconds, requested: progress)
+        var progressLine = ProgressLine(total: facts.durationInMilliseconds, requested: progress)
         var classified = 0
         do throws(TasksError) {
-            while let frame = try source.nextFrame() {
+            while let frame = reader.next() {
                 // Video mode needs increasing times; containers may repeat or reorder them, and
                 // frames less than 1 ms apart round to the same millisecond.
                 if let last, frame.timestampInMilliseconds <= last {
@@ -103,15 +104,16 @@ struct ClassifyVideoCommand: ParsableCommand {
                 classified += 1
                 progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
             }
+            if let failure = reader.end.failure { throw failure }
         } catch {
             progressLine.clear()
             StandardStreams.reportError(error)
             status = 1
         }
         progressLine.clear()
-        Self.warnAboutDamage(source, lastTimestamp: last)
+        Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: last)
         if repeated > 0 {
-            StandardStreams.warn("warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
+            StandardStreams.warn("warning: \(TableText.escaped(facts.url)): skipped \(repeated) frame(s) whose timestamp did not "
                 + "increase (repeated or reordered in the container, or less than 1 ms apart)")
         }
         printer.printSummary(spans.spans)
@@ -121,7 +123,7 @@ struct ClassifyVideoCommand: ParsableCommand {
     /// Says on stderr when the results cover less than the whole video: damaged packets were
     /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
     /// players carry on in both cases, and so does this command (exit status 0).
-    static func warnAboutDamage(_ source: VideoSource, lastTimestamp: Int?) {
+    static func warnAboutDamage(_ source: VideoFrameReader.Facts, lastTimestamp: Int?) {
         var warnings: [String] = []
         if source.damagedPacketCount > 0 {
             warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")
