@@ -91,8 +91,25 @@ def mediapipe_video(clip):
     return frames / (time.perf_counter() - start)
 
 
+def decoding_agreement(folder):
+    """Top-1 agreement and the largest score change of --decode fast against exact, over `folder`."""
+    runs = {}
+    for mode in ("exact", "fast"):
+        output = ours("classify", "--model", model, "--format", "jsonl", "--no-progress", "--max-results", "-1",
+                      "--decode", mode, folder)[1]
+        runs[mode] = {record["image"]: record["classifications"][0]["categories"]
+                      for record in map(json.loads, output.splitlines()) if "classifications" in record}
+    agree, largest = 0, 0.0
+    for image, exact in runs["exact"].items():
+        fast = {category["index"]: category["score"] for category in runs["fast"][image]}
+        agree += exact[0]["index"] == runs["fast"][image][0]["index"]
+        largest = max(largest, max(abs(category["score"] - fast[category["index"]]) for category in exact))
+    return f"{agree}/{len(runs['exact'])} same top-1, largest score change {largest:.4f}"
+
+
 def main():
     clip = make_inputs()
+    load = os.getloadavg()[0]
     rows = []
 
     report = json.loads(ours("benchmark", "--model", model, "--runs", "200", "--cycles", "0", "--threads", "1",
@@ -115,7 +132,9 @@ def main():
     frames = sum(1 for line in output.splitlines() if line.startswith('{"classifications"'))
     rows.append(("30 s 1280x720 H.264 clip, frames/s", frames / seconds, mediapipe_video(clip), "fps"))
 
-    print(f"cores: {os.cpu_count()}; load average before: {os.getloadavg()[0]:.1f}; "
+    print(f"--decode fast vs exact, shared photos: {decoding_agreement(os.path.join(testdata, 'images'))}; "
+          f"60 photos of 4032x3024: {decoding_agreement(big)}")
+    print(f"cores: {os.cpu_count()}; load average (1 min) at the start: {load:.1f}; "
           f"--jobs default (cores) for folders; model {os.path.basename(model)}")
     print("| measure | vision-tasks | MediaPipe 1.2.3 | ratio (MediaPipe / ours; fps: ours / MediaPipe) |")
     print("|---|---:|---:|---:|")
