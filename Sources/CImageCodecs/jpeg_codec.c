@@ -220,9 +220,41 @@ int cic_jpeg_read_info(const uint8_t *data, size_t size, cic_image_info *info,
   return 0;
 }
 
+int cic_jpeg_scaled_size(const uint8_t *data, size_t size, unsigned scale_denominator, uint32_t *width,
+                         uint32_t *height, char *message, size_t message_capacity) {
+  struct jpeg_decompress_struct cinfo;
+  jpeg_error_context context;
+  chunked_source source;
+  cic_image_info info;
+  memset(&info, 0, sizeof(info));
+  install_error_handler(&cinfo, &context, message, message_capacity);
+  jpeg_create_decompress(&cinfo);
+  install_source(&cinfo, &source, data, size);
+  if (setjmp(context.jump)) {
+    jpeg_destroy_decompress(&cinfo);
+    return context.out_of_memory ? CIC_OUT_OF_MEMORY : CIC_FAILED;
+  }
+  read_header(&cinfo, &info);
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = scale_denominator;
+  jpeg_calc_output_dimensions(&cinfo);
+  *width = cinfo.output_width;
+  *height = cinfo.output_height;
+  jpeg_destroy_decompress(&cinfo);
+  return 0;
+}
+
 int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
                     uint8_t *pixels, size_t pixels_size, size_t bytes_per_row, size_t max_memory,
                     char *message, size_t message_capacity) {
+  return cic_jpeg_decode_scaled(data, size, expected, 1, pixels, pixels_size, bytes_per_row, max_memory,
+                                message, message_capacity);
+}
+
+int cic_jpeg_decode_scaled(const uint8_t *data, size_t size, const cic_image_info *expected,
+                           unsigned scale_denominator, uint8_t *pixels, size_t pixels_size,
+                           size_t bytes_per_row, size_t max_memory, char *message,
+                           size_t message_capacity) {
   struct jpeg_decompress_struct cinfo;
   jpeg_error_context context;
   chunked_source source;
@@ -245,14 +277,19 @@ int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expe
     jpeg_destroy_decompress(&cinfo);
     return CIC_FAILED;
   }
-  if (info.height == 0 || bytes_per_row < (size_t)info.width * info.channels ||
-      pixels_size < bytes_per_row * (info.height - 1) + (size_t)info.width * info.channels) {
+  // DCT scaling: libjpeg-turbo decodes at 1/2, 1/4 or 1/8 with scaled inverse DCTs.
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = scale_denominator;
+  jpeg_calc_output_dimensions(&cinfo);
+  JDIMENSION width = cinfo.output_width, height = cinfo.output_height;
+  if (height == 0 || bytes_per_row < (size_t)width * info.channels ||
+      pixels_size < bytes_per_row * (height - 1) + (size_t)width * info.channels) {
     cic_set_message(message, message_capacity, "the output buffer is too small");
     jpeg_destroy_decompress(&cinfo);
     return CIC_FAILED;
   }
   (void)jpeg_start_decompress(&cinfo);
-  if (cinfo.output_width != info.width || cinfo.output_height != info.height ||
+  if (cinfo.output_width != width || cinfo.output_height != height ||
       (uint32_t)cinfo.output_components != info.channels) {
     cic_set_message(message, message_capacity, "unexpected output geometry %ux%ux%d",
                     cinfo.output_width, cinfo.output_height, cinfo.output_components);

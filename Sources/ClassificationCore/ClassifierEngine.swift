@@ -163,6 +163,9 @@ package final class ClassifierEngine {
         heads[0].displayNames = nil
     }
 
+    /// The model input's width and height in pixels.
+    package var inputSize: (width: Int, height: Int) { (input.width, input.height) }
+
     /// The score threshold the first head's metadata gives (ScoreThresholdingOptions), if any.
     package var metadataScoreThreshold: Float? { heads.first?.metadataScoreThreshold }
 

@@ -51,21 +51,22 @@ package enum ImageDecoder {
     ///   supported" for another URL (the URL as subject); as `FileReader.contents(of:as:)` for
     ///   reading (limit `maxFileSize`); and as `decode(_:source:)` for the contents. The file
     ///   is the subject of every error.
-    package static func decode(contentsOf url: URL) throws(TasksError) -> DecodedImage {
+    package static func decode(contentsOf url: URL, reduced: ReducedDecoding? = nil) throws(TasksError) -> DecodedImage {
         guard url.isFileURL else {
             throw TasksError.invalidArgument(
                 "Failed to read image: only file URLs are supported.",
                 subject: .file(url.absoluteString))
         }
-        return try decode(file: FileSystemPath(url.path))
+        return try decode(file: FileSystemPath(url.path), reduced: reduced)
     }
 
-    /// Decodes the image file at `path`, whose bytes need not be UTF-8.
+    /// Decodes the image file at `path`, whose bytes need not be UTF-8; `reduced` opts in to
+    /// fast decoding at a reduced size (see `ReducedDecoding`).
     /// - Throws: as `decode(contentsOf:)`.
-    package static func decode(file path: FileSystemPath) throws(TasksError) -> DecodedImage {
+    package static func decode(file path: FileSystemPath, reduced: ReducedDecoding? = nil) throws(TasksError) -> DecodedImage {
         let bytes = try FileReader.contents(of: path, as: .image)
         return try bytes.withUnsafeBufferPointer { buffer throws(TasksError) in
-            try decode(buffer, source: .file(path.description))
+            try decode(buffer, source: .file(path.description), reduced: reduced)
         }
     }
 
@@ -80,18 +81,21 @@ package enum ImageDecoder {
     ///   naming the dimensions for more than `maxPixelCount` pixels or a side above
     ///   `maxSideLength`; `resourceExhaustedError` naming the size when a JPEG needs more than
     ///   `maxJPEGDecoderMemory`.
-    package static func decode(_ data: Data, source: String) throws(TasksError) -> DecodedImage {
+    package static func decode(_ data: Data, source: String, reduced: ReducedDecoding? = nil) throws(TasksError) -> DecodedImage {
         // Data.withUnsafeBytes rethrows untyped errors: the typed one travels in a Result.
         let result = data.withUnsafeBytes { raw in
             raw.withMemoryRebound(to: UInt8.self) { bytes in
-                Result { () throws(TasksError) in try decode(bytes, source: .buffer(source)) }
+                Result { () throws(TasksError) in try decode(bytes, source: .buffer(source), reduced: reduced) }
             }
         }
         return try result.get()
     }
 
     /// Decodes the bytes of an image file held in memory: see `decode(_:source:)`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> DecodedImage {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject,
+        reduced: ReducedDecoding? = nil
+    ) throws(TasksError) -> DecodedImage {
         guard !bytes.isEmpty else {
             throw decodingError(source, "the data is empty")
         }
@@ -99,13 +103,13 @@ package enum ImageDecoder {
             let prefix = bytes.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
             throw decodingError(source, "unrecognized format (not JPEG, PNG or WebP; first bytes \(prefix))")
         }
+        let orientation = ExifReader.orientation(in: bytes, container: container) ?? .up
         let pixels: PixelImage
         switch container {
-        case .jpeg: pixels = try JPEGCodec.decode(bytes, source: source)
+        case .jpeg: pixels = try JPEGCodec.decode(bytes, source: source, reduced: reduced, orientation: orientation)
         case .png: pixels = try PNGCodec.decode(bytes, source: source)
-        case .webp: pixels = try WebPCodec.decode(bytes, source: source)
+        case .webp: pixels = try WebPCodec.decode(bytes, source: source, reduced: reduced, orientation: orientation)
         }
-        let orientation = ExifReader.orientation(in: bytes, container: container) ?? .up
         return DecodedImage(pixels: pixels, exifOrientation: orientation)
     }
 

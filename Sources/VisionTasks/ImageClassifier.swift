@@ -76,6 +76,9 @@ public final class ImageClassifier: Sendable {
     let liveStream: LiveStreamRunner?
     /// The running mode the classifier was created with.
     public let runningMode: RunningMode
+    /// The model input's width and height in pixels: what `ImageDecoding.fast(covering:regionOfInterest:)`
+    /// must cover. (Not in MediaPipe's API.)
+    public let inputImageSize: CGSize
 
     /// Creates an image-mode classifier with default options for the model at `modelPath`.
     /// - Throws: `TasksError`; see `init(options:)`.
@@ -116,7 +119,9 @@ public final class ImageClassifier: Sendable {
             threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale ?? "en",
             maxResults: options.maxResults, scoreThreshold: .value(options.scoreThreshold),
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
-        let core = Core(engine: try ClassifierEngine(configuration))
+        let engine = try ClassifierEngine(configuration)
+        inputImageSize = CGSize(width: engine.inputSize.width, height: engine.inputSize.height)
+        let core = Core(engine: engine)
         self.core = core
         runningMode = options.runningMode
         guard runningMode == .liveStream else {

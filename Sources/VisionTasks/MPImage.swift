@@ -43,6 +43,8 @@ public struct MPImage: Sendable {
     /// - Parameters:
     ///   - url: a file URL.
     ///   - orientation: overrides the file's EXIF orientation when given.
+    ///   - decoding: `.exact` (every pixel, as MediaPipe; the default) or `.fast(covering:regionOfInterest:)`
+    ///     (JPEG and WebP at a reduced size that still covers the model input).
     /// - Throws: `TasksError`, naming the file: invalidArgument for a URL that is not a file URL
     ///   ("only file URLs are supported: <url>"); notFound for a missing file; permissionDenied
     ///   for a file that may not be read; invalidArgument for a directory, something that is not
@@ -50,16 +52,16 @@ public struct MPImage: Sendable {
     ///   `maximumFileSize` bytes, an empty, truncated, corrupt or undecodable file, or an image
     ///   over `maximumPixelCount` pixels or `maximumSideLength` per side; resourceExhausted for a
     ///   progressive JPEG whose decoding needs more than 512 MiB besides its pixels.
-    public init(contentsOf url: URL, orientation: ImageOrientation? = nil) throws {
-        let decoded = try ImageDecoder.decode(contentsOf: url)
+    public init(contentsOf url: URL, orientation: ImageOrientation? = nil, decoding: ImageDecoding = .exact) throws {
+        let decoded = try ImageDecoder.decode(contentsOf: url, reduced: decoding.reduction(orientation: orientation))
         self.pixels = decoded.pixels
         self.orientation = orientation ?? decoded.exifOrientation
     }
 
     /// Decodes a JPEG, PNG or WebP file at a path, opened as given (relative to the current
-    /// directory; errors name it as given). See `init(contentsOf:orientation:)`.
-    public init(contentsOfFile path: String, orientation: ImageOrientation? = nil) throws {
-        let decoded = try ImageDecoder.decode(file: FileSystemPath(path))
+    /// directory; errors name it as given). See `init(contentsOf:orientation:decoding:)`.
+    public init(contentsOfFile path: String, orientation: ImageOrientation? = nil, decoding: ImageDecoding = .exact) throws {
+        let decoded = try ImageDecoder.decode(file: FileSystemPath(path), reduced: decoding.reduction(orientation: orientation))
         self.pixels = decoded.pixels
         self.orientation = orientation ?? decoded.exifOrientation
     }
@@ -68,10 +70,11 @@ public struct MPImage: Sendable {
     /// - Parameters:
     ///   - data: the encoded bytes.
     ///   - orientation: overrides the EXIF orientation when given.
+    ///   - decoding: as in `init(contentsOf:orientation:decoding:)`.
     /// - Throws: `TasksError` invalidArgument for empty, truncated, corrupt, undecodable or
-    ///   oversized data; resourceExhausted as `init(contentsOf:orientation:)`.
-    public init(data: Data, orientation: ImageOrientation? = nil) throws {
-        let decoded = try ImageDecoder.decode(data, source: "image data")
+    ///   oversized data; resourceExhausted as `init(contentsOf:orientation:decoding:)`.
+    public init(data: Data, orientation: ImageOrientation? = nil, decoding: ImageDecoding = .exact) throws {
+        let decoded = try ImageDecoder.decode(data, source: "image data", reduced: decoding.reduction(orientation: orientation))
         self.pixels = decoded.pixels
         self.orientation = orientation ?? decoded.exifOrientation
     }

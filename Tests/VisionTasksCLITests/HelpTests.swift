@@ -31,7 +31,8 @@ struct HelpTests {
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
     static let classifyOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
-        "--rotation", "--format", "--report", "--verbose", "-h", "--help",
+        "--rotation", "--format", "--report", "--verbose", "--decode", "--jobs", "--files-from", "-0", "--null", "--shard",
+        "--resume", "--no-progress", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.

@@ -181,8 +181,8 @@ struct LabelUsageErrorTests {
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
     static let options = [
-        "--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "-h",
-        "--help",
+        "--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "--jobs",
+        "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.

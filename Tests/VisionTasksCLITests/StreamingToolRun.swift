@@ -108,6 +108,9 @@ final class StreamingToolRun: @unchecked Sendable {
     /// Seconds since the process was started.
     var elapsed: Double { monotonicSeconds() - start }
 
+    /// The process's id (to read /proc/PID while it runs).
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// The complete lines of stdout so far.
     var linesSoFar: [Line] { state.withLock { received } }
 

@@ -335,8 +335,7 @@ struct VideoCommandHelpTests {
     static let helpOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi", "--rotation",
         "--every", "--fps", "--format", "--report", "--input-format", "--video-size", "--pixel-format", "--framerate",
-        "--timeout",
-        "--verbose", "-h", "--help",
+        "--timeout", "--verbose", "--no-progress", "-h", "--help",
     ]
 
     @Test(

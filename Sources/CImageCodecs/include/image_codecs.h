@@ -61,6 +61,19 @@ int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expe
                     uint8_t *pixels, size_t pixels_size, size_t bytes_per_row, size_t max_memory,
                     char *message, size_t message_capacity);
 
+/// The size of a JPEG decoded at 1/`scale_denominator` (1, 2, 4 or 8) as libjpeg computes it
+/// (`jpeg_calc_output_dimensions`: each side divided and rounded up). Returns 0, or
+/// `CIC_FAILED` with libjpeg's message for a bad header.
+int cic_jpeg_scaled_size(const uint8_t *data, size_t size, unsigned scale_denominator, uint32_t *width,
+                         uint32_t *height, char *message, size_t message_capacity);
+
+/// `cic_jpeg_decode` at 1/`scale_denominator` (1, 2, 4 or 8) of the size, with libjpeg-turbo's
+/// scaled inverse DCTs: `pixels` holds `cic_jpeg_scaled_size`'s rows.
+int cic_jpeg_decode_scaled(const uint8_t *data, size_t size, const cic_image_info *expected,
+                           unsigned scale_denominator, uint8_t *pixels, size_t pixels_size,
+                           size_t bytes_per_row, size_t max_memory, char *message,
+                           size_t message_capacity);
+
 /// Reads a PNG header (chunks up to the first IDAT) into `info`, with the output
 /// the decoder produces: palettes expanded to RGB, tRNS to alpha, gray below 8 bits
 /// expanded, 16-bit samples cut to their high byte (`png_set_strip_16`), gray+alpha to

@@ -8,33 +8,60 @@ enum JPEGCodec {
     /// - Parameters:
     ///   - bytes: The whole file (borrowed for the call).
     ///   - source: What to call the image in error messages.
+    ///   - reduced: Decode at 1/2, 1/4 or 1/8 when that still covers the input (nil: every pixel).
+    ///   - orientation: The file's EXIF orientation (for `reduced`).
     /// - Throws: `TasksError` `invalidArgumentError` with libjpeg's message (a premature end
     ///   of the file and corrupt data included: see the warning policy in jpeg_codec.c), the
     ///   size-limit error of `ImageDecoder.checkDimensions`, or `resourceExhaustedError` when
     ///   libjpeg needs more than `ImageDecoder.maxJPEGDecoderMemory`.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject) throws(TasksError) -> PixelImage {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: TasksError.Subject, reduced: ReducedDecoding? = nil,
+        orientation: ImageOrientation = .up
+    ) throws(TasksError) -> PixelImage {
         var info = cic_image_info()
         if let failure = callCodec({ cic_jpeg_read_info(bytes.baseAddress, bytes.count, &info, $0, $1) }) {
             throw error(failure, info: info, source: source)
         }
-        let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
-        try ImageDecoder.checkDimensions(width: width, height: height, source: source)
+        try ImageDecoder.checkDimensions(width: Int(info.width), height: Int(info.height), source: source)
+        // The size at 1/denominator, as libjpeg rounds it (up).
+        func size(_ denominator: Int) throws(TasksError) -> (width: Int, height: Int) {
+            var width: UInt32 = 0, height: UInt32 = 0
+            if let failure = callCodec({
+                cic_jpeg_scaled_size(bytes.baseAddress, bytes.count, UInt32(denominator), &width, &height, $0, $1)
+            }) {
+                throw error(failure, info: info, source: source)
+            }
+            return (Int(width), Int(height))
+        }
+        // The whole pixels at 1/denominator: a last row or column that stands for fewer than
+        // `denominator` stored pixels blends in the encoder's padding beyond the edge (a tint
+        // with some encoders), so it is left out.
+        func whole(_ size: (width: Int, height: Int), _ denominator: Int) -> (width: Int, height: Int) {
+            (min(size.width, max(1, Int(info.width) / denominator)), min(size.height, max(1, Int(info.height) / denominator)))
+        }
+        let denominator =
+            try reduced?.denominator(fileOrientation: orientation) { denominator throws(TasksError) in
+                whole(try size(denominator), denominator)
+            } ?? 1
+        let (width, height) = denominator == 1 ? (Int(info.width), Int(info.height)) : try size(denominator)
+        let kept = denominator == 1 ? (width: width, height: height) : whole((width, height), denominator)
+        let channels = Int(info.channels)
         let bytesPerRow = width * channels
         var pixels = try makePixels(byteCount: bytesPerRow * height) { buffer in
             callCodec {
-                cic_jpeg_decode(
-                    bytes.baseAddress, bytes.count, &info, buffer.baseAddress, buffer.count, bytesPerRow,
-                    ImageDecoder.maxJPEGDecoderMemory, $0, $1)
+                cic_jpeg_decode_scaled(
+                    bytes.baseAddress, bytes.count, &info, UInt32(denominator), buffer.baseAddress, buffer.count,
+                    bytesPerRow, ImageDecoder.maxJPEGDecoderMemory, $0, $1)
             }.map { error($0, info: info, source: source) }
         }
         switch channels {
         case 1:
-            return PixelImage(unchecked: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: .gray8)
+            return PixelImage(unchecked: pixels, width: kept.width, height: kept.height, bytesPerRow: bytesPerRow, format: .gray8)
         case 3:
-            return PixelImage(unchecked: pixels, width: width, height: height, bytesPerRow: bytesPerRow, format: .rgb8)
+            return PixelImage(unchecked: pixels, width: kept.width, height: kept.height, bytesPerRow: bytesPerRow, format: .rgb8)
         default:
             convertCMYKToRGBInPlace(&pixels, pixelCount: width * height, inverted: info.inverted_cmyk != 0)
-            return PixelImage(unchecked: pixels, width: width, height: height, bytesPerRow: width * 3, format: .rgb8)
+            return PixelImage(unchecked: pixels, width: kept.width, height: kept.height, bytesPerRow: width * 3, format: .rgb8)
         }
     }
 

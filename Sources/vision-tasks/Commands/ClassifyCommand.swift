@@ -19,7 +19,9 @@ struct ClassifyCommand: ParsableCommand {
             is reported with its path and reason and the others are still classified.
             EXIT STATUS: 0 when every image was classified, 1 when any failed or the model could not be
             loaded (or refused these options), 2 for a usage error (an unknown option, a malformed or
-            out-of-range value, no image, a folder without images).
+            out-of-range value, no image, a folder without images). With --files-from, images that fail
+            leave the status 0 (each has its error line, so that Spark's RDD.pipe does not fail and retry
+            the partition); it is 1 when the model cannot be loaded or the list cannot be read.
             """)
 
     static let format = OutputFormat.option(
@@ -29,7 +31,8 @@ struct ClassifyCommand: ParsableCommand {
 
     static let optionTable =
         ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
-        + [format.definition, ReportOption.report.definition, StandardOptions.verbose.definition]
+        + [format.definition, ReportOption.report.definition, StandardOptions.verbose.definition, DecodingMode.option.definition]
+        + BatchOptionGroup.optionTable
 
     let classifier: ClassifierOptionGroup
     let imageProcessing: ImageProcessingOptionGroup
@@ -37,45 +40,63 @@ struct ClassifyCommand: ParsableCommand {
     /// The HTML report's path (`--report`), if any.
     let report: String?
     let verbose: Bool
+    let batch: BatchOptionGroup
+    let decoding: DecodingMode
+    /// Whether `--threads` was given (else it is 1 with several workers).
+    let threadsGiven: Bool
     /// The image and folder arguments, byte for byte.
     let images: [FileSystemPath]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        format = try parsed.value(Self.format)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
         classifier = try ClassifierOptionGroup(parsed)
         report = try parsed.value(ReportOption.report)
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
-        guard !images.isEmpty else { throw UsageError("no image given") }
+        batch = try BatchOptionGroup(parsed)
+        threadsGiven = parsed.contains(ClassifierOptionGroup.threads.definition)
+        decoding = try parsed.value(DecodingMode.option)
+        format = try batch.format(
+            parsed.value(Self.format), given: parsed.contains(Self.format.definition),
+            imageArguments: images.count)
     }
 
     func run() throws(UsageError) -> Int32 {
-        let inputs = try ImageFileList.expand(images)
-        guard
-            let classifier = ModelLoading.load(
-                verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .image)) })
-        else { return 1 }
-        var report: ImageReport?
+        guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
+        let imageProcessing = imageProcessing
+        var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in
                     try ImageReport(
-                        path: path, command: "classify", imageCount: inputs.count,
+                        path: path, command: "classify", imageCount: source.knownCount ?? 0,
                         settings: self.classifier.reportSettings + imageProcessing.reportSettings,
                         orientation: imageProcessing.orientation)
                 })
             else { return 1 }
-            report = opened
+            run.report = opened
         }
-        return OutcomePrinter.run(inputs, format: format, report: report) { path in
-            do {
-                let decoded = try ImageDecoder.decode(file: path)
-                let image = MPImage(pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
-                let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
-                return .classifications(result.classificationResult.classifications)
-            } catch {
-                return .error(TasksError.wrapping(error, subject: .file(path.description)))
+        return run.run { workers in
+            let options = self.classifier.options(mode: .image)
+            if workers > 1 && !threadsGiven { options.baseOptions.threadCount = 1 }
+            let classifier = try ImageClassifier(options: options)
+            let reduced =
+                decoding == .exact
+                ? nil
+                : ReducedDecoding(
+                    width: Int(classifier.inputImageSize.width), height: Int(classifier.inputImageSize.height),
+                    region: try RegionOfInterest(iOSRect: imageProcessing.regionOfInterest),
+                    orientation: imageProcessing.orientation)
+            return { path in
+                do {
+                    let decoded = try ImageDecoder.decode(file: path, reduced: reduced)
+                    let image = MPImage(
+                        pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
+                    let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
+                    return .classifications(result.classificationResult.classifications)
+                } catch {
+                    return .error(TasksError.wrapping(error, subject: .file(path.description)))
+                }
             }
         }
     }

@@ -31,7 +31,7 @@ struct ClassifyVideoCommand: ParsableCommand {
         ClassifierOptionGroup.optionTable + ImageProcessingOptionGroup.optionTable
         + FrameSamplingOptionGroup.optionTable + [format.definition, ReportOption.report.definition]
         + VideoSourceOptionGroup.optionTable
-        + [StandardOptions.verbose.definition]
+        + [StandardOptions.verbose.definition, BatchOptionGroup.noProgress.definition]
 
     let video: String
     let classifier: ClassifierOptionGroup
@@ -42,6 +42,7 @@ struct ClassifyVideoCommand: ParsableCommand {
     let report: String?
     let source: VideoSourceOptionGroup
     let verbose: Bool
+    let progress: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count == 1, let video = parsed.positionals.first else {
@@ -55,6 +56,7 @@ struct ClassifyVideoCommand: ParsableCommand {
         classifier = try ClassifierOptionGroup(parsed)
         source = try VideoSourceOptionGroup(parsed)
         verbose = parsed.isSet(StandardOptions.verbose)
+        progress = !parsed.isSet(BatchOptionGroup.noProgress)
     }
 
     func run() -> Int32 {
@@ -62,36 +64,42 @@ struct ClassifyVideoCommand: ParsableCommand {
             let classifier = ModelLoading.load(
                 verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
-        let opened: VideoSource
-        do throws(TasksError) {
-            opened = try VideoSource(url: video, options: source.sourceOptions)
-        } catch {
+        // Frames are decoded on a thread of their own, a few ahead of the classifier.
+        let reader = VideoFrameReader(url: video, options: source.sourceOptions)
+        switch reader.waitForOpen() {
+        case .failure(let error):
             StandardStreams.reportError(error)
             return 1
+        case .success(let facts):
+            var report: VideoReport?
+            if let path = self.report {
+                guard
+                    let created = ReportOption.open({ () throws(TasksError) in
+                        try VideoReport(
+                            path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
+                    })
+                else { return 1 }
+                report = created
+            }
+            let status = classify(reader, facts: facts, with: classifier, report: report)
+            report?.finish()
+            return report?.failed == true ? 1 : status
         }
-        var report: VideoReport?
-        if let path = self.report {
-            guard
-                let created = ReportOption.open({ () throws(TasksError) in
-                    try VideoReport(path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
-                })
-            else { return 1 }
-            report = created
-        }
-        let status = classify(opened, with: classifier, report: report)
-        report?.finish()
-        return report?.failed == true ? 1 : status
     }
 
-    private func classify(_ source: VideoSource, with classifier: ImageClassifier, report: VideoReport?) -> Int32 {
+    private func classify(
+        _ reader: VideoFrameReader, facts: VideoFrameReader.Facts, with classifier: ImageClassifier, report: VideoReport?
+    ) -> Int32 {
         let printer = FramePrinter(format: format)
         var sampler = sampling.sampler
         var spans = CategorySpans()
         var status: Int32 = 0
         var last: Int?
         var repeated = 0
+        var progressLine = ProgressLine(total: facts.durationInMilliseconds, requested: progress)
+        var classified = 0
         do throws(TasksError) {
-            while let frame = try source.nextFrame() {
+            while let frame = reader.next() {
                 // Video mode needs increasing times; containers may repeat or reorder them, and
                 // frames less than 1 ms apart round to the same millisecond.
                 if let last, frame.timestampInMilliseconds <= last {
@@ -111,20 +119,26 @@ struct ClassifyVideoCommand: ParsableCommand {
                     outcome = .failure(.wrapping(error))
                 }
                 report?.add(outcome, image: image, timestamp: frame.timestampInMilliseconds)
+                progressLine.clear()
                 if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
                     spans.add(result)
                 } else {
                     status = 1
                 }
+                classified += 1
+                progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
             }
+            if let failure = reader.end.failure { throw failure }
         } catch {
+            progressLine.clear()
             StandardStreams.reportError(error)
             status = 1
         }
-        Self.warnAboutDamage(source, lastTimestamp: last)
+        progressLine.clear()
+        Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: last)
         if repeated > 0 {
             StandardStreams.warn(
-                "warning: \(TableText.escaped(source.url)): skipped \(repeated) frame(s) whose timestamp did not "
+                "warning: \(TableText.escaped(facts.url)): skipped \(repeated) frame(s) whose timestamp did not "
                     + "increase (repeated or reordered in the container, or less than 1 ms apart)")
         }
         printer.printSummary(spans.spans)
@@ -134,7 +148,7 @@ struct ClassifyVideoCommand: ParsableCommand {
     /// Says on stderr when the results cover less than the whole video: damaged packets were
     /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
     /// players carry on in both cases, and so does this command (exit status 0).
-    static func warnAboutDamage(_ source: VideoSource, lastTimestamp: Int?) {
+    static func warnAboutDamage(_ source: VideoFrameReader.Facts, lastTimestamp: Int?) {
         var warnings: [String] = []
         if source.damagedPacketCount > 0 {
             warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")

@@ -16,7 +16,8 @@ struct LabelCommand: ParsableCommand {
         epilogue: """
             EXIT STATUS: 0 when every image was labeled, 1 when any failed or the model could not be
             loaded, 2 for a usage error (an unknown option, a malformed or out-of-range value, no image,
-            a folder without images).
+            a folder without images). With --files-from, images that fail leave the status 0 (each has
+            its error line); it is 1 when the model cannot be loaded or the list cannot be read.
             """)
 
     static let manifest = Option<String?>(
@@ -45,10 +46,11 @@ struct LabelCommand: ParsableCommand {
             + "{\"image\", \"labels\": [{\"text\", \"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}."
     )
 
-    static let optionTable = [
-        manifest.definition, model.definition, confidence.definition, maxResults.definition,
-        format.definition, ReportOption.report.definition, StandardOptions.verbose.definition,
-    ]
+    static let optionTable =
+        [
+            manifest.definition, model.definition, confidence.definition, maxResults.definition,
+            format.definition, ReportOption.report.definition, StandardOptions.verbose.definition,
+        ] + BatchOptionGroup.optionTable
 
     /// Where the model and labels come from.
     enum Source {
@@ -63,10 +65,10 @@ struct LabelCommand: ParsableCommand {
     /// The HTML report's path (`--report`), if any.
     let report: String?
     let verbose: Bool
+    let batch: BatchOptionGroup
     let images: [FileSystemPath]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        format = try parsed.value(Self.format)
         switch (try parsed.value(Self.manifest), try parsed.value(Self.model)) {
         case (let manifest?, nil): source = .manifest(manifest)
         case (nil, let model?): source = .model(model)
@@ -78,26 +80,32 @@ struct LabelCommand: ParsableCommand {
         report = try parsed.value(ReportOption.report)
         verbose = parsed.isSet(StandardOptions.verbose)
         images = parsed.positionals.map(\.path)
-        guard !images.isEmpty else { throw UsageError("no image given") }
+        batch = try BatchOptionGroup(parsed)
+        format = try batch.format(
+            parsed.value(Self.format), given: parsed.contains(Self.format.definition),
+            imageArguments: images.count)
     }
 
     func run() throws(UsageError) -> Int32 {
-        let inputs = try ImageFileList.expand(images)
-        guard let labeler = ModelLoading.load(verbose: verbose, { try ImageLabeler(options: labelerOptions) }) else { return 1 }
-        var report: ImageReport?
+        guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
+        var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
+        run.csvColumns = .labels
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in
-                    try ImageReport(path: path, command: "label", imageCount: inputs.count, settings: reportSettings)
+                    try ImageReport(path: path, command: "label", imageCount: source.knownCount ?? 0, settings: reportSettings)
                 })
             else { return 1 }
-            report = opened
+            run.report = opened
         }
-        return OutcomePrinter.run(inputs, format: format, csvColumns: .labels, report: report) { path in
-            do {
-                return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
-            } catch {
-                return .error(TasksError.wrapping(error, subject: .file(path.description)))
+        return run.run { _ in
+            let labeler = try ImageLabeler(options: labelerOptions)
+            return { path in
+                do {
+                    return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
+                } catch {
+                    return .error(TasksError.wrapping(error, subject: .file(path.description)))
+                }
             }
         }
     }

@@ -2,7 +2,7 @@ import TasksCommon
 
 /// One image to classify or label: a file, or a path the folder walk could not read (reported
 /// as that path's error, like an unreadable image).
-enum ImageInput: Equatable {
+enum ImageInput: Equatable, Sendable {
     case file(FileSystemPath)
     case unreadable(FileSystemPath, TasksError)
 

@@ -3,8 +3,8 @@ import TasksCommon
 import VisionTasks
 
 /// What became of one image of classify or label.
-struct ImageOutcome {
-    enum Payload {
+struct ImageOutcome: Sendable {
+    enum Payload: Sendable {
         case classifications([Classifications])
         case labels([ImageLabel])
         case error(TasksError)

@@ -1,0 +1,79 @@
+import Glibc
+import TasksCommon
+
+/// Reads the paths of `--files-from`, each as soon as it is complete: newline-terminated (or
+/// NUL-terminated) entries, from a file, a FIFO or standard input, with `read` as data arrives.
+///
+/// Entries are bytes (names need not be UTF-8); empty entries are skipped; a last entry without
+/// its terminator counts at the end of the input.
+final class PathListReader {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let separator: UInt8
+    /// What the list is called in messages.
+    let name: String
+    /// Bytes read and not yet returned start at `start`; `scanned` bytes from there hold no separator.
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var ended = false
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
+
+    /// Opens `path` ("-": standard input).
+    /// - Parameter nullSeparated: entries end with NUL bytes instead of newlines.
+    /// - Throws: `TasksError` naming the file when it cannot be opened.
+    init(path: String, nullSeparated: Bool) throws(TasksError) {
+        separator = nullSeparated ? 0 : UInt8(ascii: "\n")
+        if path == "-" {
+            descriptor = 0
+            ownsDescriptor = false
+            name = "standard input"
+        } else {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else {
+                throw FileReader.error(
+                    errno: errno, path: FileSystemPath(path), kind: FileKind(noun: "list of paths", maximumByteCount: .max))
+            }
+            descriptor = opened
+            ownsDescriptor = true
+            name = path
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The next entry, waiting for it to arrive; nil at the end of the input.
+    /// The corresponding C function is `read`.
+    /// - Throws: `TasksError` when reading fails.
+    func next() throws(TasksError) -> FileSystemPath? {
+        while true {
+            if let end = buffer[(start + scanned)...].firstIndex(of: separator) {
+                let entry = Array(buffer[start..<end])
+                start = end + 1
+                scanned = 0
+                if entry.isEmpty { continue }
+                return FileSystemPath(bytes: entry)
+            }
+            scanned = buffer.count - start
+            if ended {
+                guard scanned > 0 else { return nil }
+                defer { (start, scanned) = (buffer.count, 0) }
+                return FileSystemPath(bytes: Array(buffer[start...]))
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw TasksError(
+                    .unknownError, "Reading the list of paths failed: \(String(cString: strerror(errno))).",
+                    subject: .file(name))
+            }
+            if count == 0 { ended = true } else { buffer += chunk[..<count] }
+        }
+    }
+}

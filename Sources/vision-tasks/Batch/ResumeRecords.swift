@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+import TasksCommon
+
+/// `--resume OUT.jsonl`: the images an earlier run's jsonl output already has a result for.
+///
+/// A line counts when it is a JSON object with an `image` and no `error` (a classify or label
+/// record); images that failed are tried again, and a line cut short (a run killed while
+/// writing) or anything else that is not such a record is ignored. A missing file is an empty
+/// one (the first run of a job), so the same command can start and resume it.
+enum ResumeRecords {
+    /// The `image` members of the successful records in `path`.
+    /// - Throws: `TasksError` naming the file when it exists but cannot be read.
+    static func completedImages(in path: String) throws(TasksError) -> Set<String> {
+        let kind = FileKind(noun: "resume file", maximumByteCount: .max)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return [] }
+            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
+        }
+        defer { close(descriptor) }
+        var done: Set<String> = []
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        let decoder = JSONDecoder()
+        func take(_ line: ArraySlice<UInt8>) {
+            guard let record = try? decoder.decode(Record.self, from: Data(line)), record.error == nil else { return }
+            done.insert(record.image)
+        }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
+            }
+            if count == 0 { break }
+            pending += chunk[..<count]
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                take(pending[start..<newline])
+                start = newline + 1
+            }
+            pending.removeFirst(start - pending.startIndex)
+        }
+        take(pending[...])
+        return done
+    }
+
+    /// The members of a record that matter here.
+    private struct Record: Decodable {
+        let image: String
+        let error: ErrorRecord?
+    }
+}

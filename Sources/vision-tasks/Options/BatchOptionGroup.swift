@@ -1,0 +1,77 @@
+import Foundation
+
+/// How classify and label go through many images: workers (`--jobs`), a list of paths read as
+/// it arrives (`--files-from`, `-0`), a deterministic share of the images (`--shard`), skipping
+/// the images an earlier run's output already has (`--resume`), and the progress line.
+struct BatchOptionGroup: ParsableArguments {
+    /// The number of cores, the default number of workers.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    static let jobs = Option<Int>(
+        name: "jobs", valueName: "N",
+        help: "Images worked on at once, 1...256: each worker decodes and classifies one image with a model of its "
+            + "own; results are still printed in input order, each as soon as its turn comes. N workers run N times "
+            + "the inference threads each has, so with several workers the thread count defaults to 1; to make one "
+            + "image fast instead, use one worker and more threads.",
+        default: cores, defaultDescription: "the number of cores, \(cores)",
+        transform: ValueParser.integer("jobs", in: 1...256))
+    static let noProgress = Flag(
+        name: "no-progress",
+        help: "Never show the progress line (images done, rate, time left), which is shown on "
+            + "stderr only when it is a terminal.")
+    static let filesFrom = Option<String?>(
+        name: "files-from", valueName: "FILE",
+        help: "Read image paths from FILE (- for standard input), one per line, and take each as soon as its line "
+            + "arrives, printing its jsonl line at once: the worker contract of Spark's RDD.pipe, xargs and GNU parallel. "
+            + "A failed image is an error line; the exit status stays 0 (see EXIT STATUS).")
+    static let nullSeparated = Flag(
+        name: "null", shortName: "0",
+        help: "With --files-from: paths end with a NUL byte instead of a newline (find -print0).")
+    static let shard = Option<Shard?>(
+        name: "shard", valueName: "I/N",
+        help: "Take only the images whose path hashes to bucket I of N (0 <= I < N; FNV-1a of the path's bytes): the "
+            + "workers 0/N ... N-1/N of an indexed job share the images, disjoint and complete.",
+        default: nil
+    ) { text throws(UsageError) in try Shard(text) }
+    static let resume = Option<String?>(
+        name: "resume", valueName: "OUT.jsonl",
+        help: "Skip the images that OUT.jsonl (an earlier run's jsonl output; missing: nothing to skip) has a result "
+            + "for; images it has an error line for are tried again.")
+
+    static let optionTable = [
+        jobs.definition, filesFrom.definition, nullSeparated.definition, shard.definition,
+        resume.definition, noProgress.definition,
+    ]
+
+    let jobs: Int
+    let progress: Bool
+    /// The list to read paths from ("-": standard input), or nil for the image arguments.
+    let filesFrom: String?
+    let nullSeparated: Bool
+    let shard: Shard?
+    let resume: String?
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        jobs = try parsed.value(Self.jobs)
+        progress = !parsed.isSet(Self.noProgress)
+        filesFrom = try parsed.value(Self.filesFrom)
+        nullSeparated = parsed.isSet(Self.nullSeparated)
+        shard = try parsed.value(Self.shard)
+        resume = try parsed.value(Self.resume)
+        guard filesFrom != nil || !nullSeparated else { throw UsageError("-0 (--null) needs --files-from") }
+    }
+
+    /// Checks the images and format against `--files-from`: images come from one place, and a
+    /// list is answered line by line. Returns the format to print: jsonl for a list when none was given.
+    func format(_ format: OutputFormat, given: Bool, imageArguments: Int) throws(UsageError) -> OutputFormat {
+        guard filesFrom != nil else {
+            guard imageArguments > 0 else { throw UsageError("no image given") }
+            return format
+        }
+        guard imageArguments == 0 else { throw UsageError("give images as arguments or with --files-from, not both") }
+        guard !given || format == .jsonl else {
+            throw UsageError(
+                "--files-from prints jsonl, one line per image; --format \(format.rawValue) cannot follow a list as it arrives")
+        }
+        return .jsonl
+    }
+}

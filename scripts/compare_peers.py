@@ -1,0 +1,147 @@
+"""Ours vs MediaPipe 1.2.3 on this machine, in one run, as ratios (MediaPipe's time over ours:
+above 1 means vision-tasks is faster). Run through scripts/compare-peers, which makes the
+virtual environment (mediapipe brings OpenCV) and builds the tool.
+
+Usage: compare_peers.py VISION_TASKS TESTDATA WORK_DIR
+  WORK_DIR keeps the generated inputs between runs: 300 photos of 640x480 and 60 of 4032x3024
+  (JPEG quality 90, resized from the shared photos as ../shared/tools/make_perf_photos.py does)
+  and a 30 s 1280x720 H.264 clip (FFmpeg's testsrc2 pattern).
+"""
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import cv2
+import mediapipe as mp
+from mediapipe.tasks import python as mpt
+from mediapipe.tasks.python import vision
+from PIL import Image
+
+tool, testdata, work = sys.argv[1:4]
+model = os.path.join(testdata, "models", "mobilenet_v1_0.25_224_quant.tflite")
+photo = os.path.join(testdata, "images", "burger.jpg")
+
+
+def make_inputs():
+    sources = sorted(glob.glob(os.path.join(testdata, "images", "*.jpg")))
+    for name, count, size in (("small", 300, (640, 480)), ("big", 60, (4032, 3024))):
+        os.makedirs(os.path.join(work, name), exist_ok=True)
+        for index in range(count):
+            path = os.path.join(work, name, f"p{index:03d}.jpg")
+            if not os.path.exists(path):
+                Image.open(sources[index % len(sources)]).convert("RGB").resize(size, Image.BICUBIC).save(path, quality=90)
+    clip = os.path.join(work, "clip720p.mp4")
+    if not os.path.exists(clip):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "30",
+                        "-c:v", "libx264", "-pix_fmt", "yuv420p", clip + ".part.mp4"], check=True)
+        os.rename(clip + ".part.mp4", clip)
+    return clip
+
+
+def timed(function):
+    start = time.perf_counter()
+    result = function()
+    return time.perf_counter() - start, result
+
+
+def median_ms(function, runs=200):
+    function()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def ours(*arguments):
+    """Runs vision-tasks, returning the elapsed seconds and stdout."""
+    return timed(lambda: subprocess.run([tool, *arguments], capture_output=True, text=True, check=False).stdout)
+
+
+def mediapipe_classifier(mode=vision.RunningMode.IMAGE):
+    options = vision.ImageClassifierOptions(base_options=mpt.BaseOptions(model_asset_path=model), max_results=5,
+                                            running_mode=mode)
+    return vision.ImageClassifier.create_from_options(options)
+
+
+def mediapipe_folder(folder):
+    classifier = mediapipe_classifier()
+    files = sorted(os.path.join(folder, name) for name in os.listdir(folder))
+    seconds, _ = timed(lambda: [classifier.classify(mp.Image.create_from_file(path)) for path in files])
+    return seconds
+
+
+def mediapipe_video(clip):
+    classifier = mediapipe_classifier(vision.RunningMode.VIDEO)
+    capture = cv2.VideoCapture(clip)
+    frames = 0
+    start = time.perf_counter()
+    while True:
+        ok, bgr = capture.read()
+        if not ok:
+            break
+        image = mp.Image(image_format=mp.ImageFormat.SRGB, data=cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+        classifier.classify_for_video(image, int(capture.get(cv2.CAP_PROP_POS_MSEC)))
+        frames += 1
+    return frames / (time.perf_counter() - start)
+
+
+def decoding_agreement(folder):
+    """Top-1 agreement and the largest score change of --decode fast against exact, over `folder`."""
+    runs = {}
+    for mode in ("exact", "fast"):
+        output = ours("classify", "--model", model, "--format", "jsonl", "--no-progress", "--max-results", "-1",
+                      "--decode", mode, folder)[1]
+        runs[mode] = {record["image"]: record["classifications"][0]["categories"]
+                      for record in map(json.loads, output.splitlines()) if "classifications" in record}
+    agree, largest = 0, 0.0
+    for image, exact in runs["exact"].items():
+        fast = {category["index"]: category["score"] for category in runs["fast"][image]}
+        agree += exact[0]["index"] == runs["fast"][image][0]["index"]
+        largest = max(largest, max(abs(category["score"] - fast[category["index"]]) for category in exact))
+    return f"{agree}/{len(runs['exact'])} same top-1, largest score change {largest:.4f}"
+
+
+def main():
+    clip = make_inputs()
+    load = os.getloadavg()[0]
+    rows = []
+
+    report = json.loads(ours("benchmark", "--model", model, "--runs", "200", "--cycles", "0", "--threads", "1",
+                             "--format", "json", photo)[1])
+    classifier = mediapipe_classifier()
+    image = mp.Image.create_from_file(photo)
+    rows.append(("classify, ms per call (burger.jpg, 1 thread)", report["classifyMilliseconds"]["median"],
+                 median_ms(lambda: classifier.classify(image)), "ms"))
+    rows.append(("decode + classify, ms per call", report["decodeAndClassifyMilliseconds"]["median"],
+                 median_ms(lambda: classifier.classify(mp.Image.create_from_file(photo))), "ms"))
+
+    common = ["classify", "--model", model, "--format", "jsonl", "--no-progress"]
+    small, big = os.path.join(work, "small"), os.path.join(work, "big")
+    rows.append(("300 photos 640x480, s", ours(*common, small)[0], mediapipe_folder(small), "s"))
+    big_mediapipe = mediapipe_folder(big)
+    rows.append(("60 photos 4032x3024, s (exact)", ours(*common, big)[0], big_mediapipe, "s"))
+    rows.append(("60 photos 4032x3024, s (--decode fast)", ours(*common, "--decode", "fast", big)[0], big_mediapipe, "s"))
+
+    seconds, output = ours("classify-video", clip, "--model", model, "--format", "jsonl", "--no-progress")
+    frames = sum(1 for line in output.splitlines() if line.startswith('{"classifications"'))
+    rows.append(("30 s 1280x720 H.264 clip, frames/s", frames / seconds, mediapipe_video(clip), "fps"))
+
+    print(f"--decode fast vs exact, shared photos: {decoding_agreement(os.path.join(testdata, 'images'))}; "
+          f"60 photos of 4032x3024: {decoding_agreement(big)}")
+    print(f"cores: {os.cpu_count()}; load average (1 min) at the start: {load:.1f}; "
+          f"--jobs default (cores) for folders; model {os.path.basename(model)}")
+    print("| measure | vision-tasks | MediaPipe 1.2.3 | ratio (MediaPipe / ours; fps: ours / MediaPipe) |")
+    print("|---|---:|---:|---:|")
+    for name, mine, theirs, unit in rows:
+        ratio = mine / theirs if unit == "fps" else theirs / mine
+        print(f"| {name} | {mine:.3f} | {theirs:.3f} | {ratio:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
