@@ -20,32 +20,6 @@ struct OutcomePrinter {
         csv = CSVOutcomePrinter(columns: csvColumns)
     }
 
-    /// Runs `work` on every image (folders already expanded; inputs the walk could not read
-    /// are errors as they are), printing each outcome as it comes, and adding it to `report`.
-    /// - Returns: the exit status: 0 when all succeeded, 1 when any failed (or the report
-    ///   could not be written).
-    static func run(
-        _ inputs: [ImageInput], format: OutputFormat, csvColumns: CSVOutcomePrinter.Columns = .classifications,
-        report: ImageReport? = nil, work: (FileSystemPath) -> ImageOutcome.Payload
-    ) -> Int32 {
-        var printer = OutcomePrinter(format: format, csvColumns: csvColumns)
-        var failures = 0
-        for input in inputs {
-            let payload: ImageOutcome.Payload =
-                switch input {
-                case .file(let path): work(path)
-                case .unreadable(_, let error): .error(error)
-                }
-            let outcome = ImageOutcome(path: input.path, payload: payload)
-            if outcome.failed { failures += 1 }
-            printer.add(outcome)
-            report?.add(outcome)
-        }
-        printer.finish()
-        report?.finish()
-        return failures == 0 && !printer.printingFailed && report?.failed != true ? 0 : 1
-    }
-
     /// Prints (table, jsonl) or keeps (json) one image's outcome.
     mutating func add(_ outcome: ImageOutcome) {
         switch format {
