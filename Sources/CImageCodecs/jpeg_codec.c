@@ -244,13 +244,6 @@ int cic_jpeg_scaled_size(const uint8_t *data, size_t size, unsigned scale_denomi
   return 0;
 }
 
-int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
-                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row, size_t max_memory,
-                    char *message, size_t message_capacity) {
-  return cic_jpeg_decode_scaled(data, size, expected, 1, pixels, pixels_size, bytes_per_row, max_memory,
-                                message, message_capacity);
-}
-
 int cic_jpeg_decode_scaled(const uint8_t *data, size_t size, const cic_image_info *expected,
                            unsigned scale_denominator, uint8_t *pixels, size_t pixels_size,
                            size_t bytes_per_row, size_t max_memory, char *message,

@@ -7,7 +7,9 @@ extension TasksError {
     public struct Subject: Sendable, Hashable, CustomStringConvertible {
         /// The kind of thing at fault.
         public struct Kind: RawRepresentable, Sendable, Hashable {
+            /// The kind's name, such as "file".
             public let rawValue: String
+            /// A kind named `rawValue`; use the static members for the kinds the tasks raise.
             public init(rawValue: String) { self.rawValue = rawValue }
 
             /// A file or folder, named by its path.

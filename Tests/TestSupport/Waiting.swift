@@ -30,14 +30,19 @@ public enum Waiting {
         safetyNet seconds: Double, every interval: Double = 0.005,
         until condition: @escaping @Sendable () -> Bool
     ) async -> Bool {
-        await onOwnThread {
-            let deadline = monotonicSeconds() + seconds
-            while !condition() {
-                if monotonicSeconds() > deadline { return false }
-                Thread.sleep(forTimeInterval: interval)
-            }
-            return true
+        await onOwnThread { blockingPoll(safetyNet: seconds, every: interval, until: condition) }
+    }
+
+    /// `poll` for a thread the test owns already (it blocks the calling thread).
+    public static func blockingPoll(
+        safetyNet seconds: Double, every interval: Double = 0.005, until condition: () -> Bool
+    ) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while !condition() {
+            if monotonicSeconds() > deadline { return false }
+            Thread.sleep(forTimeInterval: interval)
         }
+        return true
     }
 }
 

@@ -95,8 +95,7 @@ struct VideoSourceLiveTests {
         let writer = Thread {
             // Open the FIFO once the source has it open (a descriptor of this process names it),
             // polled, with a safety net: the source's own timeout (10 s) fails the test first.
-            let deadline = monotonicSeconds() + 60
-            while !Self.isOpenInThisProcess(resolved) && monotonicSeconds() < deadline { usleep(1_000) }
+            _ = Waiting.blockingPoll(safetyNet: 60, every: 0.001) { Self.isOpenInThisProcess(resolved) }
             let descriptor = open(fifo, O_WRONLY)
             guard descriptor >= 0 else { return }
             for index in Self.colours.indices {

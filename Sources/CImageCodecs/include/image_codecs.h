@@ -49,7 +49,14 @@ typedef struct cic_image_info {
 int cic_jpeg_read_info(const uint8_t *data, size_t size, cic_image_info *info,
                        char *message, size_t message_capacity);
 
-/// Decodes a JPEG into `pixels` (`height` rows of `bytes_per_row` bytes) using
+/// The size of a JPEG decoded at 1/`scale_denominator` (1, 2, 4 or 8) as libjpeg computes it
+/// (`jpeg_calc_output_dimensions`: each side divided and rounded up). Returns 0, or
+/// `CIC_FAILED` with libjpeg's message for a bad header.
+int cic_jpeg_scaled_size(const uint8_t *data, size_t size, unsigned scale_denominator, uint32_t *width,
+                         uint32_t *height, char *message, size_t message_capacity);
+
+/// Decodes a JPEG at 1/`scale_denominator` (1, 2, 4 or 8) of its size, with libjpeg-turbo's
+/// scaled inverse DCTs, into `pixels` (`cic_jpeg_scaled_size`'s rows of `bytes_per_row` bytes) using
 /// libjpeg-turbo's default (accurate integer DCT, fancy upsampling). `expected`
 /// must be what `cic_jpeg_read_info` returned for the same bytes; the call fails if
 /// the header disagrees or `pixels_size` is too small. Warnings that mean lost or
@@ -57,18 +64,6 @@ int cic_jpeg_read_info(const uint8_t *data, size_t size, cic_image_info *info,
 /// libjpeg's own allocations (whole-image coefficient buffers of multi-scan images)
 /// are limited to `max_memory` bytes (`max_memory_to_use`; 0 = unlimited). Returns 0,
 /// `CIC_OUT_OF_MEMORY` when that limit (or malloc) failed, or `CIC_FAILED`, with a message.
-int cic_jpeg_decode(const uint8_t *data, size_t size, const cic_image_info *expected,
-                    uint8_t *pixels, size_t pixels_size, size_t bytes_per_row, size_t max_memory,
-                    char *message, size_t message_capacity);
-
-/// The size of a JPEG decoded at 1/`scale_denominator` (1, 2, 4 or 8) as libjpeg computes it
-/// (`jpeg_calc_output_dimensions`: each side divided and rounded up). Returns 0, or
-/// `CIC_FAILED` with libjpeg's message for a bad header.
-int cic_jpeg_scaled_size(const uint8_t *data, size_t size, unsigned scale_denominator, uint32_t *width,
-                         uint32_t *height, char *message, size_t message_capacity);
-
-/// `cic_jpeg_decode` at 1/`scale_denominator` (1, 2, 4 or 8) of the size, with libjpeg-turbo's
-/// scaled inverse DCTs: `pixels` holds `cic_jpeg_scaled_size`'s rows.
 int cic_jpeg_decode_scaled(const uint8_t *data, size_t size, const cic_image_info *expected,
                            unsigned scale_denominator, uint8_t *pixels, size_t pixels_size,
                            size_t bytes_per_row, size_t max_memory, char *message,
