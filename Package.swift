@@ -15,6 +15,9 @@ let package = Package(
         .systemLibrary(
             name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]
@@ -25,6 +28,7 @@ let package = Package(
         .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
         .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+        .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
         .target(
             name: "CFFmpeg",
             linkerSettings: [
@@ -38,13 +42,15 @@ let package = Package(
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
-        .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
+        .target(
+            name: "ImageLabeling",
+            dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon",
+                "Imaging", "TasksCommon", "ModelDownloads",
             ],
             path: "Sources/vision-tasks"),
 
@@ -62,6 +68,9 @@ let package = Package(
                 "TestSupport",
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
+        .testTarget(
+            name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"],
+            exclude: ["Support/model_server.py"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
