@@ -250,17 +250,16 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
+        let (received, length) = state.withLock { ($0.received, $0.contentLength) }
+        if let length, received < length, (error as? URLError)?.code != .cancelled {
+            // libcurl reports this as an error of its own ("transfer closed with n bytes remaining").
+            fail(
+                HTTPTransfer.Failure(
+                    code: .unavailableError,
+                    reason: "the connection closed after \(received) of \(length) bytes of \(url.absoluteString)",
+                    isRetryable: true))
+        } else if let error {
             fail(Self.failure(for: error, url: url))
-        } else {
-            let (received, length) = state.withLock { ($0.received, $0.contentLength) }
-            if let length, received != length {
-                fail(
-                    HTTPTransfer.Failure(
-                        code: .unavailableError,
-                        reason: "the connection closed after \(received) of \(length) bytes of \(url.absoluteString)",
-                        isRetryable: true))
-            }
         }
         finished.signal()
     }

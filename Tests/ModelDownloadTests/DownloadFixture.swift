@@ -81,3 +81,7 @@ final class DownloadFixture: @unchecked Sendable {
         return try self.labels(AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: manifest)))
     }
 }
+
+/// The suites using `ModelManager.modelManager()`, which is global: run one test at a time.
+@Suite(.serialized, .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+enum ModelManagerSuites {}

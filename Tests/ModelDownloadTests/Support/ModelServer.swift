@@ -83,7 +83,7 @@ final class ModelServer: @unchecked Sendable {
         var models: [String: ModelIndex.Entry] = [:]
         for (name, entry) in entries {
             let url = root.appendingPathComponent(entry.file)
-            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
             let digest = try sha256 ?? SHA256Hasher.hexDigest(ofFileAt: url)
             models[name] = ModelIndex.Entry(
                 file: entry.file, version: entry.version, sha256: digest, size: size, kind: entry.kind)
