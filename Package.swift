@@ -55,7 +55,9 @@ let package = Package(
             path: "Sources/vision-tasks"),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport",
+            exclude: ["model_server.py"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
@@ -69,8 +71,7 @@ let package = Package(
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(
-            name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"],
-            exclude: ["Support/model_server.py"]),
+            name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

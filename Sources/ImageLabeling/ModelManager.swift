@@ -108,12 +108,20 @@ public final class ModelManager: Sendable {
 
     /// The installed version of `remoteModel`, if any.
     func installed(_ remoteModel: RemoteModel) -> InstalledModel? {
-        guard ModelName.problem(remoteModel.name) == nil else { return nil }
-        return ModelStore(root: cacheDirectory).installed(remoteModel.name)
+        installed(named: remoteModel.name)
     }
 
+    /// The installed version of the model called `name`, if any.
+    package func installed(named name: String) -> InstalledModel? {
+        guard ModelName.problem(name) == nil else { return nil }
+        return ModelStore(root: cacheDirectory).installed(name)
+    }
+
+    /// The settings downloads use now.
+    package var downloadSettings: DownloadSettings { settings.withLock { $0 } }
+
     /// A candidate passes when a labeler can be made from it.
-    private static let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in
+    package static let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in
         _ = try LabelerConfiguration(CustomImageLabelerOptions(localModel: candidate.localModel)).makeEngine()
     }
 

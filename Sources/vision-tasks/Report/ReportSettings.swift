@@ -48,11 +48,13 @@ extension LabelCommand {
             switch source {
             case .manifest(let path): .init(name: "AutoML manifest", value: path)
             case .model(let path): .init(name: "model", value: path)
+            case .remote(let name): .init(name: "remote model", value: name)
             }
         let threshold =
             confidence.map { String($0) }
             ?? {
                 if case .manifest = source { return "0.5 (AutoML default)" }
+                if case .remote = source { return "0.5 for AutoML bundles; else from the model's metadata, else 0" }
                 return "from the model's metadata, else 0"
             }()
         return [

@@ -1,24 +1,23 @@
 import Foundation
-import ModelDownloads
-import TestSupport
 
 /// `model_server.py serve` on 127.0.0.1 at a port the OS picks, serving `root`; stopped by `stop()`
 /// or when released. Faults are set per path with `inject`; every request is counted.
-final class ModelServer: @unchecked Sendable {
+public final class ModelServer: @unchecked Sendable {
     // @unchecked: the process and pipe are used by the creating test only.
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("model_server.py")
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "model_server.py")
 
     /// The folder holding `root`, `requests.log` and `faults.json`; removed with the server.
-    let folder: URL
+    public let folder: URL
     /// The served folder: the index and the bundles.
-    let root: URL
-    let port: Int
+    public let root: URL
+    public let port: Int
     private let process = Process()
     private let input = Pipe()
 
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
 
-    init() throws {
+    public init() throws {
         folder = try TestData.temporaryDirectory()
         root = folder.appendingPathComponent("root", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -45,26 +44,26 @@ final class ModelServer: @unchecked Sendable {
     }
 
     /// Stops the server (closing its stdin) and waits for it to exit.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }
 
     /// Makes requests for `path` (such as "/flowers-v2.zip") fail with `fault`: "500", "drop", "stall".
-    func inject(_ fault: String, at path: String) throws {
+    public func inject(_ fault: String, at path: String) throws {
         try JSONSerialization.data(withJSONObject: [path: fault]).write(to: folder.appendingPathComponent("faults.json"))
     }
 
     /// How many requests for `path` the server has received.
-    func requestCount(_ path: String) -> Int {
+    public func requestCount(_ path: String) -> Int {
         let log = (try? String(contentsOf: folder.appendingPathComponent("requests.log"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").filter { $0 == path }.count
     }
 
     /// Writes the zip `name` in the served folder from `entries` (see model_server.py) and returns its URL.
     @discardableResult
-    func makeZip(_ name: String, _ entries: [[String: Any]]) throws -> URL {
+    public func makeZip(_ name: String, _ entries: [[String: Any]]) throws -> URL {
         let spec = folder.appendingPathComponent("\(name).spec.json")
         try JSONSerialization.data(withJSONObject: entries).write(to: spec)
         let zip = root.appendingPathComponent(name)
@@ -76,36 +75,4 @@ final class ModelServer: @unchecked Sendable {
         guard maker.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return zip
     }
-
-    /// Publishes `index.json` listing `entries` (name -> file in the served folder, version, kind),
-    /// with each file's real size and SHA-256 unless `sha256` overrides it.
-    func publish(_ entries: [String: (file: String, version: Int, kind: ModelIndex.Kind)], sha256: String? = nil) throws {
-        var models: [String: ModelIndex.Entry] = [:]
-        for (name, entry) in entries {
-            let url = root.appendingPathComponent(entry.file)
-            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.int64Value ?? 0
-            let digest = try sha256 ?? SHA256Hasher.hexDigest(ofFileAt: url)
-            models[name] = ModelIndex.Entry(
-                file: entry.file, version: entry.version, sha256: digest, size: size, kind: entry.kind)
-        }
-        try ModelIndex(models: models).jsonData().write(to: root.appendingPathComponent(ModelIndex.fileName))
-    }
-
-    /// The entries of an AutoML export of the shared flowers model, with `labels` in dict.txt.
-    static func automlEntries(labels: [String] = AutoMLBundle.labels, model: URL = AutoMLBundle.model) -> [[String: Any]] {
-        [
-            [
-                "name": "manifest.json",
-                "text": #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#,
-            ],
-            ["name": "dict.txt", "text": labels.joined(separator: "\n") + "\n"],
-            ["name": "model.tflite", "file": model.path],
-        ]
-    }
-}
-
-/// The shared AutoML flowers model and its labels.
-enum AutoMLBundle {
-    static let labels = ["daisy", "dandelion", "roses", "sunflowers", "tulips"]
-    static var model: URL { TestData.model("automl_labeler_model.tflite") }
 }
