@@ -33,7 +33,7 @@ public final class ImageLabeler: Sendable {
     ///   file at fault (missing file, wrong JSON, unknown model type, label count not matching the
     ///   model's output, a model that is not an image classifier, a path leaving the export
     ///   folder); invalidArgument for a threshold outside [0, 1] or `maxResultCount` < 1;
-    ///   unimplemented for remote models.
+    ///   failedPrecondition for a remote model that is not downloaded (subject: the model's name).
     public convenience init(options: CommonImageLabelerOptions) throws {
         self.init(engine: .success(try LabelerConfiguration(options).makeEngine()))
     }

@@ -54,8 +54,8 @@ public final class ModelManager: Sendable {
     /// Starts downloading `remoteModel` if it is not installed or the source has a newer
     /// version, and returns at once.
     ///
-    /// When it ends, `NotificationCenter.default` gets ``Foundation/Notification/Name/mlkitModelDownloadDidSucceed``
-    /// or ``Foundation/Notification/Name/mlkitModelDownloadDidFail``. A call while a download of
+    /// When it ends, `NotificationCenter.default` gets `.mlkitModelDownloadDidSucceed`
+    /// or `.mlkitModelDownloadDidFail`. A call while a download of
     /// the same model is under way returns that download's progress and adds no notification.
     /// Labelers created before the new version is installed keep the version they loaded.
     /// - Parameters:
