@@ -65,20 +65,10 @@ final class DownloadFixture: @unchecked Sendable {
         return try Self.images.map { try labeler.results(in: VisionImage(contentsOf: TestData.image($0))) }
     }
 
-    /// What a local export of the flowers model with `labels` gives for every shared photo.
-    func localLabels(labels: [String] = AutoMLBundle.labels) throws -> [[ImageLabel]] {
-        let folder = try TestData.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for entry in ModelServer.automlEntries(labels: labels) {
-            let target = folder.appendingPathComponent(entry["name"] as! String)
-            if let file = entry["file"] as? String {
-                try FileManager.default.copyItem(atPath: file, toPath: target.path)
-            } else {
-                try Data((entry["text"] as! String).utf8).write(to: target)
-            }
-        }
-        let manifest = folder.appendingPathComponent("manifest.json").path
-        return try self.labels(AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: manifest)))
+    /// What the local export of the flowers model gives for every shared photo.
+    func localLabels() throws -> [[ImageLabel]] {
+        let export = try AutoMLExportFolder()
+        return try labels(AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath)))
     }
 }
 
