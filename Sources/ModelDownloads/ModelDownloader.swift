@@ -82,7 +82,11 @@ private struct DownloadJob: Sendable {
             throw .invalidArgument("cannot download \"\(name)\": \(problem)", subject: .remoteModel(name))
         }
         let staging = try store.makeStagingFolder(name)
-        defer { try? FileManager.default.removeItem(at: staging) }
+        defer {
+            try? FileManager.default.removeItem(at: staging)
+            // A first download that failed leaves no empty model folder (rmdir keeps a non-empty one).
+            _ = rmdir(store.folder(name).path)
+        }
         let (url, entry) = try resolve(in: staging)
         if let entry, let installed = store.installed(name), installed.version == entry.version,
             installed.sha256 == entry.sha256, request.pinnedSHA256 == nil || request.pinnedSHA256 == entry.sha256

@@ -72,7 +72,7 @@ final class GuideViewController {
         // --- End ---
     }
 
-    func makeLabeler() -> (ImageLabeler, usesRemoteModel: Bool) {
+    func makeLabeler() -> (ImageLabeler, isDownloaded: Bool) {
         let remoteModel = AutoMLImageLabelerRemoteModel(name: remoteModelName)
         let localModel = AutoMLImageLabelerLocalModel(manifestPath: localManifestPath)
         // --- From the guide: "Create an image labeler from your model" ---
@@ -86,6 +86,6 @@ final class GuideViewController {
         // to determine an appropriate value.
         let imageLabeler = ImageLabeler.imageLabeler(options: options)
         // --- End ---
-        return (imageLabeler, options is AutoMLImageLabelerOptions && ModelManager.modelManager().isModelDownloaded(remoteModel))
+        return (imageLabeler, ModelManager.modelManager().isModelDownloaded(remoteModel))  // ours
     }
 }

@@ -17,8 +17,8 @@ extension ModelManagerSuites {
             controller.observeDownloads()
 
             let image = try VisionImage(contentsOf: TestData.image("sparrow.jpg"))
-            let (before, remoteBefore) = controller.makeLabeler()
-            #expect(!remoteBefore)
+            let (before, downloadedBefore) = controller.makeLabeler()
+            #expect(!downloadedBefore)
             let localLabels = try before.results(in: image)
 
             let progress = controller.startDownload()
@@ -26,8 +26,8 @@ extension ModelManagerSuites {
             #expect(controller.log.all == [.succeeded])
             #expect(progress.fractionCompleted == 1)
 
-            let (after, remoteAfter) = controller.makeLabeler()
-            #expect(remoteAfter)
+            let (after, downloadedAfter) = controller.makeLabeler()
+            #expect(downloadedAfter)
             #expect(try after.results(in: image) == localLabels)
             #expect(localLabels.count == 5)
         }

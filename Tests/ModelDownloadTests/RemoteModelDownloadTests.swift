@@ -52,6 +52,35 @@ extension ModelManagerSuites {
             expectTasksError(.failedPreconditionError, containing: "not downloaded") { try labeler.results(in: image) }
         }
 
+        /// A name the index lacks: notFound naming the index and what it lists; nothing left in the cache.
+        @Test func unknownNameFailsAndLeavesNothing() async throws {
+            let fixture = try DownloadFixture(name: "tulips-only")
+            try fixture.server.makeZip("flowers-v1.zip", ModelServer.automlEntries())
+            try fixture.server.publish(["flowers": ("flowers-v1.zip", 1, .automlZip)])
+            let event = await fixture.download()
+            let index = fixture.server.baseURL.appendingPathComponent("index.json").absoluteString
+            #expect(
+                event
+                    == .failed(
+                        .notFound(
+                            "download failed at step index: \(index) lists no model \"tulips-only\" (it lists flowers).",
+                            subject: .remoteModel("tulips-only"))))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.cache.path) == [])
+        }
+
+        /// Without a model source, the download fails at once with failedPrecondition.
+        @Test func noModelSourceFails() async throws {
+            let fixture = try DownloadFixture()
+            fixture.manager.modelSource = nil
+            let event = await fixture.download()
+            guard case .failed(let error) = event else {
+                Issue.record("expected a failure, got \(String(describing: event))")
+                return
+            }
+            #expect(error.code == .failedPreconditionError)
+            #expect(error.message.contains("no model source is configured"), "\(error)")
+        }
+
         /// A download of the version already installed transfers nothing and succeeds.
         @Test func upToDateModelIsNotTransferredAgain() async throws {
             let fixture = try DownloadFixture()
