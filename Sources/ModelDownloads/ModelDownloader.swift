@@ -105,7 +105,9 @@ private struct DownloadJob: Sendable {
         do throws(TasksError) {
             try loadCheck(candidate)
         } catch {
-            throw error.inDownload(step: .load, model: name)
+            // The staging folder is gone when the user reads this: name files inside the bundle.
+            let reason = error.message.replacingOccurrences(of: unpacked.path + "/", with: "bundle's ")
+            throw .download(error.code, step: .load, model: name, reason)
         }
         return try store.install(unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
     }

@@ -70,6 +70,49 @@ struct ModelsCommandTests {
             "\(after)")
     }
 
+    /// Re-indexing keeps the version of an unchanged file and gives a changed one the next;
+    /// `models download` then fetches the new version.
+    @Test func reindexingBumpsChangedModels() async throws {
+        let site = try Site()
+        let root = site.server.root.path
+        #expect(try await VisionTasksTool.run(["models", "index", root]).status == 0)
+        #expect(try await VisionTasksTool.run(["models", "download", "mobilenet"], environment: site.environment).status == 0)
+        let mobilenet = site.server.root.appendingPathComponent("mobilenet.tflite")
+        try FileManager.default.removeItem(at: mobilenet)
+        try FileManager.default.copyItem(at: TestData.model("mobilenet_v2_1.0_224_quant.tflite"), to: mobilenet)
+        let again = try await VisionTasksTool.run(["models", "index", root])
+        #expect(again.stdoutLines.first?.hasPrefix("flowers\tversion 1\t") == true, "\(again)")
+        #expect(again.stdoutLines.dropFirst().first?.hasPrefix("mobilenet\tversion 2\t") == true, "\(again)")
+        let update = try await VisionTasksTool.run(["models", "download", "mobilenet"], environment: site.environment)
+        #expect(update.status == 0, "\(update)")
+        #expect(update.stdoutLines.first?.hasPrefix("mobilenet\tversion 2\t") == true, "\(update)")
+        let list = try await VisionTasksTool.run(["models", "list"], environment: site.environment)
+        #expect(list.stdoutLines.count == 1 && list.stdoutLines[0].hasPrefix("mobilenet\tversion 2\ttflite\t"), "\(list)")
+    }
+
+    /// Usage errors: no source, a bad --sha256, --precision for an indexed model.
+    @Test(arguments: [
+        (["models", "download", "flowers"], "error: no model source: give --source URL or set VISION_TASKS_MODEL_SOURCE"),
+        (
+            ["models", "download", "flowers", "--source", "x", "--sha256", "abc"],
+            "error: --sha256 expects 64 hexadecimal digits, got 'abc'"
+        ),
+        (
+            ["models", "download", "flowers", "--source", "http://h/", "--precision", "int8"],
+            "error: --precision is for efficientnet_lite0 and efficientnet_lite2 only"
+        ),
+        (
+            ["models", "download", "../x"],
+            "error: '../x': a model name uses only letters, digits, '.', '_' and '-', and does not start with '.'."
+        ),
+        (["models", "frobnicate"], "error: unknown subcommand 'frobnicate'"),
+    ])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let run = try await VisionTasksTool.run(arguments, environment: ["VISION_TASKS_MODEL_SOURCE": ""])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.diagnostics.first == message, "\(run)")
+    }
+
     /// MediaPipe's model names download from the overridable base URL; a pinned SHA-256 that
     /// differs fails without installing; a missing model is a 404 naming the URL.
     @Test func mediaPipeModelThroughTheSameDownloader() async throws {

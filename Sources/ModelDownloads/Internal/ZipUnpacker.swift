@@ -72,7 +72,9 @@ enum ZipUnpacker {
         else {
             throw Refusal(
                 code: .invalidArgumentError,
-                reason: "the bundle has an entry named \"\(name)\"; entries must be relative paths without '..'")
+                reason:
+                    "the bundle has an entry named \"\(name)\"; entries must be relative paths inside the bundle (no leading '/', no '..', no backslash)"
+            )
         }
     }
 

@@ -82,10 +82,18 @@ struct ModelsDownloadCommand: ParsableCommand {
             guard parsed.contains(Self.precision.definition) == false else {
                 throw UsageError("--precision is for \(MediaPipeModels.names.joined(separator: " and ")) only")
             }
-            guard let base = source.map({ URL(string: $0) }) ?? settings.sourceURL.map(Optional.some) else {
-                throw UsageError("no model source: give --source URL or set \(DownloadSettings.sourceVariable)")
+            let base: URL
+            if let source {
+                guard let url = URL(string: source), url.scheme != nil else {
+                    throw UsageError("--source is not a URL: '\(TableText.escaped(source))'")
+                }
+                base = url
+            } else {
+                guard let url = settings.sourceURL else {
+                    throw UsageError("no model source: give --source URL or set \(DownloadSettings.sourceVariable)")
+                }
+                base = url
             }
-            guard let base else { throw UsageError("--source is not a URL: '\(TableText.escaped(source ?? ""))'") }
             request = ModelRequest(name: name, location: .index(baseURL: base), pinnedSHA256: pinned)
         }
         self.settings = settings
