@@ -35,10 +35,15 @@ package struct ModelIndex: Sendable, Equatable {
 
     /// One published model.
     package struct Entry: Sendable, Equatable, Codable {
+        /// The bundle's path relative to the base URL.
         package var file: String
+        /// Positive; a new bundle under the same name has a higher one.
         package var version: Int
+        /// The bundle file's SHA-256, 64 lowercase hexadecimal digits.
         package var sha256: String
+        /// The bundle file's size in bytes.
         package var size: Int64
+        /// How the bundle is packed.
         package var kind: Kind
 
         package init(file: String, version: Int, sha256: String, size: Int64, kind: Kind) {

@@ -40,6 +40,10 @@ enum DownloadFault: String, CaseIterable, Sendable {
             try server.publish(["flowers": ("flowers-v1.zip", 2, .automlZip)])
             try FileManager.default.removeItem(at: server.root.appendingPathComponent("flowers-v1.zip"))
         case .serverError, .droppedMidBody, .stall:
+            if self == .stall {
+                // Short only here: on a busy machine a healthy local transfer can pause for a second.
+                fixture.manager.transferOptions = ModelTransferOptions(stallTimeout: 1, maxAttempts: 2, retryDelay: 0)
+            }
             try fixture.publishAutoML(version: 2)
             try server.inject(
                 ["serverError": "500", "droppedMidBody": "drop", "stall": "stall"][rawValue]!, at: "/flowers-v2.zip")
@@ -111,6 +115,26 @@ extension ModelManagerSuites {
             try DownloadFault.droppedMidBody.apply(to: fixture)
             _ = await fixture.download()
             #expect(fixture.server.requestCount("/flowers-v2.zip") == 2)
+        }
+
+        /// A stalled transfer gives up after about the configured stall timeout (one attempt).
+        @Test func stallGivesUpAfterTheTimeout() async throws {
+            let fixture = try DownloadFixture(transfer: ModelTransferOptions(stallTimeout: 1, maxAttempts: 1))
+            try fixture.publishAutoML(version: 1)
+            try fixture.server.inject("stall", at: "/flowers-v1.zip")
+            let watcher = DownloadWatcher(name: fixture.name)
+            let start = monotonicSeconds()
+            fixture.manager.download(fixture.remoteModel, conditions: ModelDownloadConditions())
+            #expect(await Waiting.poll(safetyNet: 60) { fixture.server.requestCount("/flowers-v1.zip") == 1 })
+            let requested = monotonicSeconds()
+            let event = await watcher.next()
+            let end = monotonicSeconds()
+            guard case .failed(let error) = event else {
+                Issue.record("expected a failure, got \(String(describing: event))")
+                return
+            }
+            #expect(error.code == .deadlineExceededError, "\(error)")
+            expectGaveUp(outer: end - start, inner: end - requested, timeoutMilliseconds: 1000)
         }
 
         /// A 404 is not retried.

@@ -19,7 +19,7 @@ final class DownloadFixture: @unchecked Sendable {
 
     init(
         name: String = "flowers",
-        transfer: ModelTransferOptions = ModelTransferOptions(stallTimeout: 1, maxAttempts: 2, retryDelay: 0)
+        transfer: ModelTransferOptions = ModelTransferOptions(stallTimeout: 60, maxAttempts: 2, retryDelay: 0)
     )
         throws
     {
