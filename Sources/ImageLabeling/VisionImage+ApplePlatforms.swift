@@ -9,7 +9,7 @@
             message:
                 "UIImage does not exist on Linux: use VisionImage(contentsOf:) or VisionImage(contentsOfFile:) for a file, or VisionImage(data:) for encoded bytes"
         )
-        public convenience init(image: UIImage) { switch image {} }
+        public convenience init(image: UIImage) { fatalError("unavailable") }
     }
 #endif
 
@@ -21,6 +21,6 @@
             message:
                 "CMSampleBuffer does not exist on Linux: use VisionImage(pixels:width:height:bytesPerRow:format:) (format .bgra8 for kCVPixelFormatType_32BGRA frames)"
         )
-        public convenience init(buffer: CMSampleBuffer) { switch buffer {} }
+        public convenience init(buffer: CMSampleBuffer) { fatalError("unavailable") }
     }
 #endif

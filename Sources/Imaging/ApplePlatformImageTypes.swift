@@ -1,6 +1,8 @@
 // Names of Apple's image types, declared only where the real ones do not exist, so that code
 // ported from iOS gets a message saying what to use on Linux instead of "cannot find type".
-// They are uninhabited: nothing can create, hold or pass one. Apple platforms keep theirs.
+// None can be created (a private initializer, every other one unavailable), so none can be held
+// or passed. (Structs rather than empty enums, which would add a warning about an enum without
+// cases to the helpful error.) Apple platforms keep theirs.
 
 import Foundation
 
@@ -12,7 +14,9 @@ import Foundation
         message:
             "UIKit does not exist on Linux: load images with MPImage(contentsOf:) or VisionImage(contentsOf:) (a file), or MPImage(data:) or VisionImage(data:) (encoded JPEG, PNG or WebP bytes)"
     )
-    public enum UIImage {
+    public struct UIImage {
+        private init() {}
+
         /// Not available on Linux: there are no asset catalogs; images are read from files.
         @available(
             *, unavailable,
@@ -45,7 +49,9 @@ import Foundation
         message:
             "CoreVideo does not exist on Linux: pass raw pixels to MPImage(pixels:width:height:bytesPerRow:format:orientation:) or MPImage(planes:width:height:format:orientation:)"
     )
-    public enum CVPixelBuffer {}
+    public struct CVPixelBuffer {
+        private init() {}
+    }
 #endif
 
 #if !canImport(CoreMedia)
@@ -56,5 +62,7 @@ import Foundation
         message:
             "CoreMedia does not exist on Linux: read camera or video frames with VideoInput's VideoSource (each VideoFrame has an MPImage), or pass raw pixels to MPImage(pixels:width:height:bytesPerRow:format:orientation:) or VisionImage(pixels:width:height:bytesPerRow:format:)"
     )
-    public enum CMSampleBuffer {}
+    public struct CMSampleBuffer {
+        private init() {}
+    }
 #endif

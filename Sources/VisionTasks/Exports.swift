@@ -13,11 +13,11 @@
 
 // Apple's image types, where they do not exist: unavailable, with a message naming the Linux way.
 #if !canImport(UIKit)
-    @_exported import enum Imaging.UIImage
+    @_exported import struct Imaging.UIImage
 #endif
 #if !canImport(CoreVideo)
-    @_exported import enum Imaging.CVPixelBuffer
+    @_exported import struct Imaging.CVPixelBuffer
 #endif
 #if !canImport(CoreMedia)
-    @_exported import enum Imaging.CMSampleBuffer
+    @_exported import struct Imaging.CMSampleBuffer
 #endif

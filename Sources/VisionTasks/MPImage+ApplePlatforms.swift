@@ -9,7 +9,7 @@
             message:
                 "UIImage does not exist on Linux: use MPImage(contentsOf:orientation:decoding:) for a file or MPImage(data:orientation:decoding:) for encoded bytes"
         )
-        public init(uiImage: UIImage) throws { switch uiImage {} }
+        public init(uiImage: UIImage) throws { fatalError("unavailable") }
 
         /// Not available on Linux (no `UIImage`). Mirrors MediaPipe iOS `MPImage(uiImage:orientation:)`.
         @available(
@@ -17,7 +17,7 @@
             message:
                 "UIImage does not exist on Linux: use MPImage(contentsOf:orientation:decoding:) for a file or MPImage(data:orientation:decoding:) for encoded bytes"
         )
-        public init(uiImage: UIImage, orientation: ImageOrientation) throws { switch uiImage {} }
+        public init(uiImage: UIImage, orientation: ImageOrientation) throws { fatalError("unavailable") }
     }
 #endif
 
@@ -29,7 +29,7 @@
             message:
                 "CVPixelBuffer does not exist on Linux: use MPImage(pixels:width:height:bytesPerRow:format:orientation:) (format .bgra8 for kCVPixelFormatType_32BGRA) or MPImage(planes:width:height:format:orientation:) for planar YUV"
         )
-        public init(pixelBuffer: CVPixelBuffer) throws { switch pixelBuffer {} }
+        public init(pixelBuffer: CVPixelBuffer) throws { fatalError("unavailable") }
 
         /// Not available on Linux (no `CVPixelBuffer`). Mirrors MediaPipe iOS
         /// `MPImage(pixelBuffer:orientation:)`.
@@ -38,7 +38,7 @@
             message:
                 "CVPixelBuffer does not exist on Linux: use MPImage(pixels:width:height:bytesPerRow:format:orientation:) (format .bgra8 for kCVPixelFormatType_32BGRA) or MPImage(planes:width:height:format:orientation:) for planar YUV"
         )
-        public init(pixelBuffer: CVPixelBuffer, orientation: ImageOrientation) throws { switch pixelBuffer {} }
+        public init(pixelBuffer: CVPixelBuffer, orientation: ImageOrientation) throws { fatalError("unavailable") }
     }
 #endif
 
@@ -50,7 +50,7 @@
             message:
                 "CMSampleBuffer does not exist on Linux: read camera or video frames with VideoInput's VideoSource (VideoFrame.image is an MPImage), or use MPImage(pixels:width:height:bytesPerRow:format:orientation:)"
         )
-        public init(sampleBuffer: CMSampleBuffer) throws { switch sampleBuffer {} }
+        public init(sampleBuffer: CMSampleBuffer) throws { fatalError("unavailable") }
 
         /// Not available on Linux (no `CMSampleBuffer`). Mirrors MediaPipe iOS
         /// `MPImage(sampleBuffer:orientation:)`.
@@ -59,6 +59,6 @@
             message:
                 "CMSampleBuffer does not exist on Linux: read camera or video frames with VideoInput's VideoSource (VideoFrame.image is an MPImage), or use MPImage(pixels:width:height:bytesPerRow:format:orientation:)"
         )
-        public init(sampleBuffer: CMSampleBuffer, orientation: ImageOrientation) throws { switch sampleBuffer {} }
+        public init(sampleBuffer: CMSampleBuffer, orientation: ImageOrientation) throws { fatalError("unavailable") }
     }
 #endif
