@@ -20,6 +20,8 @@ package enum HTTPTransfer {
         package let byteCount: Int64
         /// Their SHA-256, 64 lowercase hexadecimal digits.
         package let sha256: String
+        /// The Content-Length the server announced (and `byteCount` reached), if it sent one.
+        package let contentLength: Int64?
     }
 
     /// Why an attempt failed, and whether another attempt may succeed.
@@ -167,9 +169,9 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     func outcome() throws(HTTPTransfer.Failure) -> HTTPTransfer.Outcome {
-        let (received, failure) = state.withLock { ($0.received, $0.failure) }
+        let (received, length, failure) = state.withLock { ($0.received, $0.contentLength, $0.failure) }
         if let failure { throw failure }
-        return HTTPTransfer.Outcome(byteCount: received, sha256: hasher.finalize())
+        return HTTPTransfer.Outcome(byteCount: received, sha256: hasher.finalize(), contentLength: length)
     }
 
     func urlSession(

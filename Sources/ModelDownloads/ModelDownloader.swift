@@ -165,6 +165,12 @@ private struct DownloadJob: Sendable {
     }
 
     private func verify(_ outcome: HTTPTransfer.Outcome, entry: ModelIndex.Entry?) throws(TasksError) {
+        // Without an index, only Content-Length tells a complete file from a cut one.
+        if entry == nil, outcome.contentLength == nil {
+            throw .download(
+                .dataLossError, step: .verify, model: name,
+                "the server sent no Content-Length, so the download cannot be checked to be complete.")
+        }
         if let entry, outcome.byteCount != entry.size {
             throw .download(
                 .dataLossError, step: .verify, model: name, "received \(outcome.byteCount) bytes, the index says \(entry.size).")

@@ -4,7 +4,7 @@
     model_server.py serve ROOT   serves ROOT on 127.0.0.1 at a free port, prints the port on
                                  the first line of stdout, appends "PATH" to ROOT/../requests.log
                                  for every request, and applies ROOT/../faults.json
-                                 ({"/path": "500" | "drop" | "stall"}) read at each request.
+                                 ({"/path": "500" | "drop" | "stall" | "no-length"}) read at each request.
                                  Stops when stdin closes or on SIGTERM.
     model_server.py zip OUT SPEC writes the zip OUT from the JSON list SPEC of entries:
                                  {"name", "file": path} | {"name", "text"} |
@@ -33,6 +33,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_error(500, "injected fault")
         elif fault in ("drop", "stall"):
             self.partial_body(stall=fault == "stall")
+        elif fault == "no-length":
+            self.unannounced_body()
         else:
             super().do_GET()
 
@@ -57,6 +59,18 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             # Holds the connection open until the client gives up and closes it.
             while self.rfile.read(1):
                 pass
+        self.close_connection = True
+
+
+    def unannounced_body(self):
+        # The whole body, delimited by closing the connection, without Content-Length.
+        with open(self.translate_path(self.path), "rb") as file:
+            body = file.read()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
         self.close_connection = True
 
 

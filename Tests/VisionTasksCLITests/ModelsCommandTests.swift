@@ -159,7 +159,8 @@ struct ModelsCommandTests {
             ], "\(missing)")
     }
 
-    /// A truncated MediaPipe model (the server drops the connection mid-body) replaces nothing.
+    /// A MediaPipe model cut short (the server drops the connection mid-body), or sent without
+    /// Content-Length, replaces nothing.
     @Test func truncatedMediaPipeModelReplacesNothing() async throws {
         let site = try Site()
         let folder = site.server.root.appendingPathComponent("efficientnet_lite2/float32/latest")
@@ -176,5 +177,17 @@ struct ModelsCommandTests {
         #expect(second.diagnostics.first?.contains("step transfer: the connection closed after ") == true, "\(second)")
         let path = try await VisionTasksTool.run(["models", "path", "efficientnet_lite2_float32"], environment: environment)
         #expect(path.stdoutLines == [first.stdoutLines.last ?? "-"])
+
+        // Complete, but without Content-Length nothing shows it is: refused.
+        try site.server.inject("no-length", at: "/efficientnet_lite2/float32/latest/efficientnet_lite2.tflite")
+        let third = try await VisionTasksTool.run(["models", "download", "efficientnet_lite2"], environment: environment)
+        #expect(third.status == 1, "\(third)")
+        #expect(
+            third.diagnostics == [
+                "error: DATA_LOSS: efficientnet_lite2_float32: download failed at step verify: the server sent no "
+                    + "Content-Length, so the download cannot be checked to be complete."
+            ], "\(third)")
+        let still = try await VisionTasksTool.run(["models", "path", "efficientnet_lite2_float32"], environment: environment)
+        #expect(still.stdoutLines == [first.stdoutLines.last ?? "-"])
     }
 }
