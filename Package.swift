@@ -44,12 +44,12 @@ let package = Package(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon",
+                "Imaging", "TasksCommon", "TFLiteMetadata",
             ],
             path: "Sources/vision-tasks"),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon", "TFLiteMetadata"], path: "Tests/TestSupport"),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),

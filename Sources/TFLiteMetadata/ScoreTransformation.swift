@@ -1,6 +1,6 @@
 /// The transformation `g(x)` applied to an uncalibrated score before the calibration
 /// sigmoid, `tflite::ScoreTransformationType`.
-package enum ScoreTransformation: Int8, Equatable, Sendable, CaseIterable {
+public enum ScoreTransformation: Int8, Equatable, Sendable, CaseIterable {
     /// `IDENTITY` (0): `g(x) = x`.
     case identity = 0
     /// `LOG` (1): `g(x) = log(x)`.
