@@ -5,7 +5,7 @@ import Foundation
 /// The commands, in the order the tool's usage lists them.
 let commands: [any ParsableCommand.Type] = [
     ClassifyCommand.self, LabelCommand.self, ClassifyVideoCommand.self, LiveCommand.self, BenchmarkCommand.self,
-    MetadataWriteCommand.self,
+    InspectCommand.self, MetadataWriteCommand.self,
 ]
 
 let usage = HelpFormatter.toolUsage(commands.map { $0.configuration })
