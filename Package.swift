@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
         .library(name: "VideoInput", targets: ["VideoInput"]),
+        .library(name: "TFLiteMetadata", targets: ["TFLiteMetadata"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [

@@ -18,7 +18,7 @@ enum InspectTable {
                         "\(file.size)", TableText.escaped(file.name),
                         InspectHeads.typeName(of: file.name, in: inspection.metadata) ?? "(not named by the metadata)",
                     ]
-                }, indent: "    ")
+                }, indent: "    ", rightAligned: [0])
         }
         lines.append("  MediaPipe ImageClassifier: " + verdict(inspection.mediaPipeRefusal))
         lines.append("  vision-tasks: " + verdict(inspection.productRefusal))
@@ -40,7 +40,7 @@ enum InspectTable {
                         : "scale \(tensor.scale.count == 1 ? "\(tensor.scale[0])" : "\(tensor.scale)"), zero point "
                             + (tensor.zeroPoint.count == 1 ? "\(tensor.zeroPoint[0])" : "\(tensor.zeroPoint)")
                     return ["\(index)", TableText.escaped(tensor.name), tensor.typeName, "\(tensor.shape)", quantization]
-                }, indent: "    ")
+                }, indent: "    ", rightAligned: [0])
     }
 
     private static func metadataLines(_ inspection: ModelInspection) -> [String] {
