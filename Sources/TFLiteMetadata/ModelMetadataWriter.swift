@@ -55,8 +55,9 @@ public enum ModelMetadataWriter {
         try MetadataValidation.check(contents, input: inputs[0], output: outputs[0])
         var files = contents.labels.map { ($0.fileName, Data(($0.labels.joined(separator: "\n") + "\n").utf8)) }
         if let calibration = contents.scoreCalibration { files.append((calibration.fileName, calibration.contents)) }
+        merge.noteDroppedFiles(keeping: files.map(\.0))
         let written = try ModelSplicer.splice(model: model, metadata: MetadataBuilder.buffer(contents), files: files)
-        try readBack(written, expecting: contents)
+        try readBack(written, expecting: contents, files: files)
         return Result(model: written, replaced: merge.replaced)
     }
 
@@ -88,17 +89,31 @@ public enum ModelMetadataWriter {
     }
 
     /// Reads the written model as every reader will, and checks it holds what was written.
-    private static func readBack(_ model: Data, expecting contents: MetadataBuilder.Contents) throws(TasksError) {
+    private static func readBack(
+        _ model: Data, expecting contents: MetadataBuilder.Contents, files: [(String, Data)]
+    ) throws(TasksError) {
         let file: TFLiteModelFile
         do {
             file = try TFLiteModelFile(bytes: model)
         } catch {
             throw .internal("The written model does not read back: \(error.message)")
         }
-        let output = file.metadata?.subgraphs.first?.outputTensors.first
-        let names = output?.associatedFiles.map(\.name) ?? []
-        guard file.metadata?.name == contents.name, names.allSatisfy({ (try? file.associatedFiles.contents(of: $0)) != nil })
-        else {
+        let metadata = file.metadata
+        let input = metadata?.subgraphs.first?.inputTensors.first
+        let output = metadata?.subgraphs.first?.outputTensors.first
+        let expectedFiles =
+            contents.labels.map { AssociatedFileInfo(name: $0.fileName, type: .tensorAxisLabels, locale: $0.locale) }
+            + (contents.scoreCalibration.map { [AssociatedFileInfo(name: $0.fileName, type: .tensorAxisScoreCalibration)] } ?? [])
+        let checks = [
+            metadata?.name == contents.name, metadata?.description == contents.description,
+            metadata?.version == contents.version, metadata?.author == contents.author, metadata?.license == contents.license,
+            input?.normalization.map { [$0.mean, $0.std] } == contents.normalization.map { [$0.mean, $0.std] },
+            output?.associatedFiles.map { AssociatedFileInfo(name: $0.name, type: $0.type, locale: $0.locale) } == expectedFiles,
+            output?.scoreCalibration?.transformation == contents.scoreCalibration?.transformation,
+            file.associatedFiles.names == files.map(\.0),
+            files.allSatisfy { name, data in (try? file.associatedFiles.contents(of: name)) == data },
+        ]
+        guard checks.allSatisfy({ $0 }) else {
             throw .internal("The written model does not read back: its metadata or associated files differ from those written.")
         }
     }

@@ -8,3 +8,14 @@ public enum ScoreTransformation: Int8, Equatable, Sendable, CaseIterable {
     /// `INVERSE_LOGISTIC` (2): `g(x) = log(x) - log(1 - x)`.
     case inverseLogistic = 2
 }
+
+extension ScoreTransformation {
+    /// The schema's name of the value: "IDENTITY", "LOG" or "INVERSE_LOGISTIC".
+    package var schemaName: String {
+        switch self {
+        case .identity: "IDENTITY"
+        case .log: "LOG"
+        case .inverseLogistic: "INVERSE_LOGISTIC"
+        }
+    }
+}

@@ -233,3 +233,36 @@ struct SharedModelWriterTests {
         #expect(written.model.count - bare.count < 40_000)
     }
 }
+
+@Suite("Writer replacing the metadata of shared models", .enabled(if: TestData.isAvailable, "\(TestData.missingReason)"))
+struct SharedModelReplacementTests {
+    @Test func packedFilesTheMetadataDoesNotNameAreReportedDropped() throws {
+        // Its zip holds labels.txt, which no tensor metadata names.
+        let model = try TestData.bytes("models/mobilenet_v1_0.25_224_quant_without_subgraph_metadata.tflite")
+        let result = try ModelMetadataWriter.write(model: model, metadata: .init(version: "v1"))
+        #expect(result.replaced == ["associated file labels.txt: dropped (the new metadata does not name it)"])
+        let file = try TFLiteModelFile(bytes: result.model)
+        #expect(file.metadata?.name == "MobileNetV1 image classifier (quantized)")
+        #expect(file.associatedFiles.names.isEmpty && !file.associatedFiles.hasArchive)
+    }
+
+    @Test func calibrationIsKeptUnlessReplaced() throws {
+        let model = try TestData.bytes("models/generated/mobilenet_v1_0.25_224_quant_calibrated.tflite")
+        let kept = try ModelMetadataWriter.write(model: model, metadata: .init(author: "me"))
+        #expect(kept.replaced.isEmpty)
+        let file = try TFLiteModelFile(bytes: kept.model)
+        let original = try TFLiteModelFile(bytes: model)
+        #expect(
+            try file.associatedFiles.contents(of: "score_calibration.txt")
+                == original.associatedFiles.contents(of: "score_calibration.txt"))
+        let calibration = ImageClassifierMetadata.ScoreCalibration(
+            fileName: "identity.txt", contents: Data(Array(repeating: "1,1,0", count: 1001).joined(separator: "\n").utf8),
+            transformation: .identity)
+        let replaced = try ModelMetadataWriter.write(model: model, metadata: .init(scoreCalibration: calibration))
+        #expect(
+            replaced.replaced == [
+                "score calibration: score_calibration.txt (INVERSE_LOGISTIC, default score 0.05) replaced by identity.txt (IDENTITY, default score 0.0)"
+            ])
+        #expect(try TFLiteModelFile(bytes: replaced.model).associatedFiles.names == ["labels.txt", "identity.txt"])
+    }
+}

@@ -6,6 +6,8 @@ import TasksCommon
 struct MetadataMerge {
     let file: TFLiteModelFile
     private(set) var replaced: [String] = []
+    /// Old files whose replacement `replaced` already describes.
+    private var replacedFiles: Set<String> = []
 
     init(file: TFLiteModelFile) {
         self.file = file
@@ -35,6 +37,13 @@ struct MetadataMerge {
             labels: try labels(new.labels, old: oldOutput),
             scoreCalibration: try scoreCalibration(new.scoreCalibration, old: oldOutput),
             scoreThreshold: oldOutput?.scoreThresholding?.globalScoreThreshold)
+    }
+
+    /// Records the files of the model's zip that the new zip does not carry.
+    mutating func noteDroppedFiles(keeping names: [String]) {
+        for name in file.associatedFiles.names where !names.contains(name) && !replacedFiles.contains(name) {
+            replaced.append("associated file \(name): dropped (the new metadata does not name it)")
+        }
     }
 
     /// `new` when given, else `old`; records the replacement when both are given and differ.
@@ -67,7 +76,10 @@ struct MetadataMerge {
             replaced.append("associated file \(info.name) (type \(info.type.rawValue)): dropped")
         }
         guard !new.isEmpty else { return old }
-        if !old.isEmpty, old != new { replaced.append("labels: \(Self.describe(old)) replaced by \(Self.describe(new))") }
+        if !old.isEmpty, old != new {
+            replaced.append("labels: \(Self.describe(old)) replaced by \(Self.describe(new))")
+            replacedFiles.formUnion(old.map(\.fileName))
+        }
         return new
     }
 
@@ -84,9 +96,10 @@ struct MetadataMerge {
             transformation: options.transformation, defaultScore: options.defaultScore)
         guard let new else { return old }
         if old != new {
+            replacedFiles.insert(old.fileName)
             replaced.append(
-                "score calibration: \(old.fileName) (\(old.transformation), default score \(old.defaultScore)) replaced by "
-                    + "\(new.fileName) (\(new.transformation), default score \(new.defaultScore))")
+                "score calibration: \(old.fileName) (\(old.transformation.schemaName), default score \(old.defaultScore)) replaced by "
+                    + "\(new.fileName) (\(new.transformation.schemaName), default score \(new.defaultScore))")
         }
         return new
     }

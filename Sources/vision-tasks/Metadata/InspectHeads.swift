@@ -28,7 +28,7 @@ enum InspectHeads {
                 labelCount: labels.first.flatMap { inspection.labelCount($0.name) },
                 locales: labels.compactMap(\.locale),
                 scoreCalibration: tensor?.scoreCalibration.map {
-                    (SchemaNames.transformation($0.transformation), $0.defaultScore)
+                    ($0.transformation.schemaName, $0.defaultScore)
                 },
                 scoreThreshold: tensor?.scoreThresholding?.globalScoreThreshold)
         }

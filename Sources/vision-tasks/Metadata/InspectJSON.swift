@@ -94,7 +94,7 @@ enum InspectJSON {
                 unit(
                     "ScoreCalibrationOptions",
                     [
-                        "score_transformation": SchemaNames.transformation(calibration.transformation),
+                        "score_transformation": calibration.transformation.schemaName,
                         "default_score": number(calibration.defaultScore),
                     ]))
         }

@@ -25,14 +25,6 @@ enum SchemaNames {
         }
     }
 
-    static func transformation(_ transformation: ScoreTransformation) -> String {
-        switch transformation {
-        case .identity: "IDENTITY"
-        case .log: "LOG"
-        case .inverseLogistic: "INVERSE_LOGISTIC"
-        }
-    }
-
     static func contentProperties(_ type: UInt8) -> String {
         switch type {
         case 0: "NONE"
