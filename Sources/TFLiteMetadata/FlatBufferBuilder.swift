@@ -19,8 +19,11 @@ package indirect enum FlatBufferValue: Sendable {
     /// A vector of `count` offsets that all point to one table (to test shared references).
     case sharedTables(FlatBufferValue, count: Int)
     case floats([Float])
-    /// A `[ubyte]` vector; its elements start 16-byte aligned (TFLite's `Buffer.data` is `force_align: 16`).
+    /// A `[ubyte]` vector.
     case bytes([UInt8])
+    /// A `[ubyte]` vector whose elements start 16-byte aligned, as TFLite's `Buffer.data`
+    /// (`force_align: 16`) needs.
+    case alignedBytes([UInt8])
     /// An `[int]` vector.
     case int32s([Int32])
     /// A `[long]` vector.
@@ -85,6 +88,12 @@ private struct FlatBufferWriter {
             bytes += Array(text.utf8) + [0]
             return position
         case .bytes(let values):
+            align(4)
+            let position = bytes.count
+            append32(UInt32(values.count))
+            bytes += values
+            return position
+        case .alignedBytes(let values):
             while (bytes.count + 4) % 16 != 0 { bytes.append(0) }
             let position = bytes.count
             append32(UInt32(values.count))

@@ -33,9 +33,17 @@ enum ModelSplicer {
             throw .internal("Unexpected error while reading the model: \(error)")
         }
         let prefix = FlatBufferValue.prefix(root: root, identifier: "TFL3", followingAlignment: shiftAlignment)
-        // The old zip (if libzip opens one) is dropped: the new one replaces it.
-        let oldEnd =
-            AssociatedFiles(modelBytes: bytes).hasArchive ? StoredZipWriter.archiveStart(in: bytes) ?? bytes.count : bytes.count
+        // The old zip (if libzip opens one) is dropped: the new one replaces it. Left in place,
+        // it would be the one readers find when no new zip follows.
+        var oldEnd = bytes.count
+        if AssociatedFiles(modelBytes: bytes).hasArchive {
+            guard let start = StoredZipWriter.archiveStart(in: bytes) else {
+                throw .invalidArgument(
+                    "The model's zip of associated files could not be located (its central directory is not where its end record says); it was not changed."
+                )
+            }
+            oldEnd = start
+        }
         let flatBufferSize = prefix.count + oldEnd
         guard flatBufferSize <= maximumFlatBufferSize else {
             throw .invalidArgument(
@@ -86,7 +94,7 @@ enum ModelSplicer {
         // Buffer 0 is the empty sentinel tensors without data refer to.
         if buffers.isEmpty { buffers.append(.table([:])) }
         let index = metadataIndex ?? buffers.count
-        let newBuffer = FlatBufferValue.table([Schema.Buffer.data: .bytes(metadata)])
+        let newBuffer = FlatBufferValue.table([Schema.Buffer.data: .alignedBytes(metadata)])
         if index < buffers.count { buffers[index] = newBuffer } else { buffers.append(newBuffer) }
         entries.append(
             .table([
