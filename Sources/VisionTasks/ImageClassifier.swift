@@ -116,7 +116,7 @@ public final class ImageClassifier: Sendable {
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
-            threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale ?? "en",
+            threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale,
             maxResults: options.maxResults, scoreThreshold: .value(options.scoreThreshold),
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         let engine = try ClassifierEngine(configuration)

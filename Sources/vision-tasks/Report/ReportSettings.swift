@@ -13,7 +13,7 @@ extension ClassifierOptionGroup {
             .init(name: "score threshold", value: String(scoreThreshold)),
             .init(name: "allowlist", value: allowlist.isEmpty ? "(none)" : allowlist.joined(separator: ", ")),
             .init(name: "denylist", value: denylist.isEmpty ? "(none)" : denylist.joined(separator: ", ")),
-            .init(name: "display-names locale", value: locale ?? "en"),
+            .init(name: "display-names locale", value: locale),
             .init(name: "threads", value: String(threads)),
         ]
     }
