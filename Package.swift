@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
         .library(name: "VideoInput", targets: ["VideoInput"]),
+        .library(name: "TFLiteMetadata", targets: ["TFLiteMetadata"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -50,14 +51,14 @@ let package = Package(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon", "ModelDownloads",
+                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata",
             ],
             path: "Sources/vision-tasks"),
 
         // Tests.
         .target(
-            name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport",
-            exclude: ["model_server.py"]),
+            name: "TestSupport", dependencies: ["Imaging", "TasksCommon", "TFLiteMetadata"],
+            path: "Tests/TestSupport", exclude: ["model_server.py"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),

@@ -6,6 +6,7 @@ import Foundation
 let commands: [any ParsableCommand.Type] = [
     ClassifyCommand.self, LabelCommand.self, ClassifyVideoCommand.self, LiveCommand.self, BenchmarkCommand.self,
     ModelsCommand.self,
+    InspectCommand.self, MetadataWriteCommand.self,
 ]
 
 let usage = HelpFormatter.toolUsage(commands.map { $0.configuration })
