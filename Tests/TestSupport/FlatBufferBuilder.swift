@@ -21,10 +21,15 @@ public indirect enum FB {
     case int32s([Int32])
     /// A `[long]` vector.
     case int64s([Int64])
+    /// An object at this position of bytes that will follow the buffer (see
+    /// `buffer(root:identifier:externalBase:)`), referenced but not written.
+    case external(Int)
 
     /// The bytes of a FlatBuffer whose root is `root`, with an optional 4-character identifier.
-    public static func buffer(root: FB, identifier: String?) -> [UInt8] {
-        var writer = FlatBufferWriter()
+    /// `.external(p)` objects are taken to be at `externalBase + p`: the caller appends them
+    /// there (the buffer is at most `externalBase` bytes long, padded by the caller).
+    public static func buffer(root: FB, identifier: String?, externalBase: Int = 0) -> [UInt8] {
+        var writer = FlatBufferWriter(externalBase: externalBase)
         writer.bytes =
             [0, 0, 0, 0] + Array((identifier ?? "").utf8.prefix(4))
             + Array(repeating: 0, count: 4 - min(4, identifier?.utf8.count ?? 0))
@@ -37,6 +42,8 @@ public indirect enum FB {
 /// Writes `FB` trees; see `FB.buffer(root:identifier:)`.
 struct FlatBufferWriter {
     var bytes: [UInt8] = []
+    /// Where the bytes of `.external` objects start.
+    let externalBase: Int
 
     mutating func align(_ alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }
@@ -115,6 +122,8 @@ struct FlatBufferWriter {
                 patch32(at: slot, UInt32(target - slot))
             }
             return position
+        case .external(let position):
+            return externalBase + position
         case .uint8, .uint32, .uint64, .float:
             preconditionFailure("scalars are written inline in tables")
         }
