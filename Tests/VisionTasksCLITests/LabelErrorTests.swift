@@ -83,6 +83,22 @@ struct LabelManifestErrorTests {
         #expect(run.diagnostics.count == 1 && run.diagnostics[0].contains(given), "\(run)")
     }
 
+    /// `--model` with a two-head model: refused (ML Kit reads one head), naming the file and the heads.
+    @Test func twoHeadModelIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("two_heads.tflite").path
+        try Data(ReshapeModel.bytes(outputShapes: [[1, 48], [1, 48]])).write(to: URL(fileURLWithPath: path))
+        let run = try await VisionTasksTool.run(["label", "--model", path, Fixture.burger])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: INVALID_ARGUMENT: \(path): ML Kit's image labeler uses one output (head), but this model has 2 (output 0, "
+                    + "output 1); use VisionTasks' ImageClassifier, which returns every head."
+            ], "\(run)")
+    }
+
     /// `--model` with a file that is not a model: status 1, the path named.
     @Test(arguments: ["missing.tflite", "dict.txt"])
     func unusableCustomModelFailsNamingIt(name: String) async throws {

@@ -35,7 +35,7 @@ struct LabelerConfiguration {
         guard engine.heads.count == 1 else {
             // ML Kit's labeler reads one output; taking the first of several would be a guess.
             throw .invalidArgument(
-                "An image labeler uses one output, but this model has \(engine.heads.count) "
+                "ML Kit's image labeler uses one output (head), but this model has \(engine.heads.count) "
                     + "(\(engine.heads.map { $0.name.isEmpty ? "output \($0.index)" : $0.name }.joined(separator: ", "))); "
                     + "use VisionTasks' ImageClassifier, which returns every head.", subject: .file(model.path))
         }
