@@ -68,7 +68,8 @@ package struct ClassificationHead: Sendable {
         self.labels = try labelFiles.first.map { file throws(TasksError) in
             try ClassificationHead.lines(of: file, in: files, expected: count, tensor: tensor)
         }
-        let displayFile = labelFiles.first { ($0.locale ?? "") == locale }
+        // An empty locale takes the first label file, as MediaPipe does.
+        let displayFile = locale.isEmpty ? labelFiles.first : labelFiles.first { $0.locale == locale }
         self.displayNames = try displayFile.map { file throws(TasksError) in
             try ClassificationHead.lines(of: file, in: files, expected: count, tensor: tensor)
         }

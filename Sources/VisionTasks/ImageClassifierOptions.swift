@@ -15,6 +15,7 @@ public final class ImageClassifierOptions {
     /// It is matched exactly against the `locale` of the model's label files, without fallback:
     /// each category's `displayName` comes from the label file of that locale, and is nil when
     /// the model has none (its `categoryName` always comes from the model's first label file).
+    /// An empty string takes the first label file's names, as in MediaPipe.
     public var displayNamesLocale = "en"
     /// The maximum number of categories per head, highest scores first; negative means all.
     /// Default -1. Zero is an `invalidArgumentError` at creation.

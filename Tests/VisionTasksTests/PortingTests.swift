@@ -34,9 +34,11 @@ struct VisionTasksPortingTests {
     }
 
     /// `displayNamesLocale` is a `String` defaulting to "en", as in MediaPipe iOS: the model's
-    /// English display names by default, Spanish ones with "es", none for a locale it lacks.
+    /// English display names by default, Spanish ones with "es", none for a locale it lacks, and
+    /// the first label file's for "" (MediaPipe 1.2.3 gives "/m/00934" there too).
     @Test(arguments: [
         (nil, Optional("cheeseburger")), ("es", Optional("hamburguesa con queso")), ("fr", nil),
+        ("", Optional("/m/00934")),
     ])
     func displayNamesLocaleIsAStringDefaultingToEnglish(locale: String?, displayName: String?) throws {
         let options = ImageClassifierOptions()
