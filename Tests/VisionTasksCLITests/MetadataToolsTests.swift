@@ -85,14 +85,12 @@ struct MetadataToolsTests {
         UsageCase(
             arguments: [
                 "metadata", "write", "m.tflite", "--output", "o", "--score-calibration", "c.txt", "--calibration-function",
-                "sigmoid",
+                "tanh",
             ],
-            message:
-                "error: --calibration-function sigmoid: every calibration is a sigmoid; the function is g, applied to the score before it: identity, log or inverse-logistic"
-        ),
+            message: "error: --calibration-function must be sigmoid (identity), log or inverse-logistic, got 'tanh'"),
         UsageCase(
             arguments: ["metadata", "write", "m.tflite", "--output", "o", "--score-calibration", "c.txt"],
-            message: "error: --score-calibration needs --calibration-function (identity, log or inverse-logistic)"),
+            message: "error: --score-calibration needs --calibration-function (sigmoid, log or inverse-logistic)"),
         UsageCase(
             arguments: ["metadata", "write", "m.tflite", "--output", "o", "--labels-locale", "es"],
             message: "error: --labels-locale expects CODE=FILE, such as es=labels_es.txt, got 'es'"),

@@ -45,7 +45,8 @@ struct MetadataWriteCommand: ParsableCommand {
         help: "A score calibration file: one line per category, scale,slope,offset[,min_score] (empty: the default score).")
     static let calibrationFunction = Option<ScoreTransformation?>(
         name: "calibration-function", valueName: "FUNCTION",
-        help: "g in scale / (1 + exp(-(slope * g(score) + offset))): identity, log or inverse-logistic (required with "
+        help:
+            "g in scale / (1 + exp(-(slope * g(score) + offset))): sigmoid (g = identity), log or inverse-logistic (required with "
             + "--score-calibration).", default: nil, transform: transformation)
     static let defaultScore = Option<Float>(
         name: "default-score", valueName: "S", help: "The calibrated score of a category without a sigmoid.", default: 0,
@@ -94,7 +95,7 @@ struct MetadataWriteCommand: ParsableCommand {
         switch (try parsed.value(Self.scoreCalibration), try parsed.value(Self.calibrationFunction)) {
         case (let path?, let function?): calibration = (path, function, try parsed.value(Self.defaultScore))
         case (nil, nil): calibration = nil
-        case (_?, nil): throw UsageError("--score-calibration needs --calibration-function (identity, log or inverse-logistic)")
+        case (_?, nil): throw UsageError("--score-calibration needs --calibration-function (sigmoid, log or inverse-logistic)")
         case (nil, _?): throw UsageError("--calibration-function needs --score-calibration FILE")
         }
     }
@@ -147,14 +148,11 @@ struct MetadataWriteCommand: ParsableCommand {
 
     private static func transformation(_ text: String) throws(UsageError) -> ScoreTransformation? {
         switch text.lowercased().replacingOccurrences(of: "_", with: "-") {
-        case "identity": return .identity
+        // "sigmoid": the sigmoid of the score itself, which the schema calls IDENTITY.
+        case "identity", "sigmoid": return .identity
         case "log": return .log
         case "inverse-logistic": return .inverseLogistic
-        case "sigmoid":
-            throw UsageError(
-                "--calibration-function sigmoid: every calibration is a sigmoid; the function is g, applied to the score before it: identity, log or inverse-logistic"
-            )
-        default: throw UsageError("--calibration-function must be identity, log or inverse-logistic, got '\(text)'")
+        default: throw UsageError("--calibration-function must be sigmoid (identity), log or inverse-logistic, got '\(text)'")
         }
     }
 }
