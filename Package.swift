@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
         .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
         .target(
             name: "CFFmpeg",
             linkerSettings: [
@@ -40,11 +44,13 @@ let package = Package(
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
         .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
+        // The model server, over libmicrohttpd; the CLI gives it its classifiers.
+        .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD"]),
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon",
+                "Imaging", "TasksCommon", "ModelServer",
             ],
             path: "Sources/vision-tasks"),
 

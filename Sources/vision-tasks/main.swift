@@ -5,6 +5,7 @@ import Foundation
 /// The commands, in the order the tool's usage lists them.
 let commands: [any ParsableCommand.Type] = [
     ClassifyCommand.self, LabelCommand.self, ClassifyVideoCommand.self, LiveCommand.self, BenchmarkCommand.self,
+    ServeCommand.self,
 ]
 
 let usage = HelpFormatter.toolUsage(commands.map { $0.configuration })
