@@ -15,6 +15,7 @@ struct HelpTests {
           classify-video  Classify the frames of a video file (MediaPipe's video running mode).
           live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
           benchmark       Time model creation, decoding and classification; check memory across cycles.
+          serve           Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.
 
         Run `vision-tasks COMMAND --help` for a command's options.
 

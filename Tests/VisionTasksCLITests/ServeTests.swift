@@ -378,6 +378,51 @@ struct ServeTests {
         #expect(!run.stderr.contains("listening"))
     }
 
+    @Test func requestParametersNarrowAsTheCLIOptionsDo() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
+        let cli = try await VisionTasksTool.run([
+            "classify", "--model", ServerProcess.mobilenet, "--allow", "hotdog", "--allow", "bagel", "--allow", "cheeseburger",
+            "--max-results", "2", "--score-threshold", "0.001", "--format", "json", Self.burger.path,
+        ])
+        let expected = try #require(cli.jsonObjects(format: "json").first?["classifications"] as? NSArray)
+        let query = try await server.request(
+            "POST", "/v1/models/mobilenet/classify?category_allowlist=hotdog,bagel,cheeseburger&max_results=2&score_threshold=0.001",
+            body: try Data(contentsOf: Self.burger), headers: ["Content-Type": "image/jpeg"])
+        #expect((try Self.records(query).first?["classifications"] as? NSArray)?.isEqual(expected) == true, "\(query.text)")
+        let burger = try Data(contentsOf: Self.burger).base64EncodedString()
+        let body = try JSONSerialization.data(withJSONObject: [
+            "parameters": ["category_allowlist": "hotdog,bagel,cheeseburger", "max_results": 2, "score_threshold": 0.001],
+            "inputs": [["name": "image", "datatype": "BYTES", "shape": [1], "data": [burger]]],
+        ])
+        let infer = try await server.request("POST", "/v2/models/mobilenet/infer", body: body)
+        let element = try #require(
+            (((infer.json as? [String: Any])?["outputs"] as? [[String: Any]])?.first?["data"] as? [String])?.first, "\(infer.text)")
+        let record = try JSONSerialization.jsonObject(with: Data(element.utf8)) as? [String: Any]
+        #expect((record?["classifications"] as? NSArray)?.isEqual(expected) == true, "\(element)")
+        let locale = try await server.request(
+            "POST", "/v1/models/mobilenet/classify?display_names_locale=fr", body: try Data(contentsOf: Self.burger),
+            headers: ["Content-Type": "image/jpeg"])
+        #expect(locale.status == 400)
+        #expect(locale.error?.contains("'display_names_locale' is 'fr'") == true, "\(locale.text)")
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test func aLabelerGivesTheLabelCommandsRecords() async throws {
+        let export = try AutoMLExportFolder()
+        let image = TestData.image("burger.jpg")
+        let cli = try await VisionTasksTool.run(["label", "--manifest", export.manifestPath, "--format", "json", image.path])
+        let expected = try #require(cli.jsonObjects(format: "json").first?["labels"] as? NSArray, "\(cli)")
+        #expect(expected.count == 1, "the flowers model sees one label, roses, in burger.jpg: \(cli)")
+        let server = try await ServerProcess(["--label", "flowers=\(export.manifestPath)"])
+        let reply = try await server.request(
+            "POST", "/v1/models/flowers/classify", body: try Data(contentsOf: image), headers: ["Content-Type": "image/jpeg"])
+        #expect(reply.status == 200, "\(reply.text)")
+        #expect((try Self.records(reply).first?["labels"] as? NSArray)?.isEqual(expected) == true, "\(reply.text)")
+        let models = try await server.request("GET", "/v1/models").json as? [String: Any]
+        #expect((models?["models"] as? [[String: String]]) == [["name": "flowers", "kind": "labeler"]])
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func metricsCountRequestsByRouteAndStatus() async throws {
         let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
         _ = try await server.request("POST", "/v2/models/mobilenet/infer", body: try Self.jsonInferRequest())

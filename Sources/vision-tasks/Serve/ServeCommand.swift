@@ -8,7 +8,7 @@ import VisionTasks
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve models over HTTP: Open Inference Protocol v2, /v1/models/NAME/classify and a web page.",
+        abstract: "Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.",
         usage: "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST)... [options]",
         discussion: """
             Loads every model (--workers classifiers each) and listens on --host:--port, printing
