@@ -386,7 +386,8 @@ struct ServeTests {
         ])
         let expected = try #require(cli.jsonObjects(format: "json").first?["classifications"] as? NSArray)
         let query = try await server.request(
-            "POST", "/v1/models/mobilenet/classify?category_allowlist=hotdog,bagel,cheeseburger&max_results=2&score_threshold=0.001",
+            "POST",
+            "/v1/models/mobilenet/classify?category_allowlist=hotdog,bagel,cheeseburger&max_results=2&score_threshold=0.001",
             body: try Data(contentsOf: Self.burger), headers: ["Content-Type": "image/jpeg"])
         #expect((try Self.records(query).first?["classifications"] as? NSArray)?.isEqual(expected) == true, "\(query.text)")
         let burger = try Data(contentsOf: Self.burger).base64EncodedString()
@@ -396,7 +397,8 @@ struct ServeTests {
         ])
         let infer = try await server.request("POST", "/v2/models/mobilenet/infer", body: body)
         let element = try #require(
-            (((infer.json as? [String: Any])?["outputs"] as? [[String: Any]])?.first?["data"] as? [String])?.first, "\(infer.text)")
+            (((infer.json as? [String: Any])?["outputs"] as? [[String: Any]])?.first?["data"] as? [String])?.first,
+            "\(infer.text)")
         let record = try JSONSerialization.jsonObject(with: Data(element.utf8)) as? [String: Any]
         #expect((record?["classifications"] as? NSArray)?.isEqual(expected) == true, "\(element)")
         let locale = try await server.request(
