@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  // accept4
 #include "http_daemon.h"
 
 #include <errno.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 struct MHD_Daemon *vt_http_start(const struct vt_http_options *options, char *error, size_t error_size) {
   struct addrinfo hints;
@@ -38,6 +41,7 @@ struct MHD_Daemon *vt_http_start(const struct vt_http_options *options, char *er
       MHD_OPTION_CONNECTION_TIMEOUT, options->connection_timeout_seconds,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, options->connection_memory_limit,
       MHD_OPTION_NOTIFY_COMPLETED, options->completed, options->completed_context,
+      MHD_OPTION_NOTIFY_CONNECTION, options->connection_notify, options->connection_context,
       MHD_OPTION_END);
   if (daemon == NULL) {
     snprintf(error, error_size, "cannot listen on %s port %u: %s", options->host, (unsigned)options->port,
@@ -67,4 +71,28 @@ void vt_http_client_address(struct MHD_Connection *connection, char *buffer, siz
   } else if (address->sa_family == AF_INET6) {
     inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size);
   }
+}
+
+int vt_http_stop_accepting(struct MHD_Daemon *daemon) {
+  MHD_socket listener = MHD_quiesce_daemon(daemon);
+  if (listener == MHD_INVALID_SOCKET) return 0;
+  // A full backlog makes the kernel drop new handshakes (the clients retry, then find the port
+  // closed) instead of completing connections that the close below would reset.
+  listen(listener, 0);
+  int flags = fcntl(listener, F_GETFL, 0);
+  if (flags >= 0) fcntl(listener, F_SETFL, flags | O_NONBLOCK);
+  int handed = 0;
+  for (;;) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    int client = accept4(listener, (struct sockaddr *)&address, &length, SOCK_CLOEXEC);
+    if (client < 0) {
+      if (errno == EINTR) continue;
+      break;  // EAGAIN: the backlog is empty
+    }
+    // On failure libmicrohttpd closes the socket itself.
+    if (MHD_add_connection(daemon, client, (const struct sockaddr *)&address, length) == MHD_YES) handed++;
+  }
+  close(listener);
+  return handed;
 }

@@ -61,7 +61,8 @@ final class HTTPDaemon: @unchecked Sendable {
                 connection_timeout_seconds: UInt32(settings.idleTimeoutSeconds),
                 connection_memory_limit: settings.connectionMemoryLimit,
                 handler: accessHandler, handler_context: context.toOpaque(),
-                completed: completedHandler, completed_context: context.toOpaque())
+                completed: completedHandler, completed_context: context.toOpaque(),
+                connection_notify: connectionHandler, connection_context: context.toOpaque())
             return vt_http_start(&options, &error, error.count)
         }
         guard let started else {
@@ -74,15 +75,19 @@ final class HTTPDaemon: @unchecked Sendable {
         port = vt_http_bound_port(started)
     }
 
-    /// Stops accepting connections; requests already received go on.
+    /// Stops accepting connections (those the kernel already completed are still served);
+    /// requests already received go on, and every response from now on closes its connection.
     func stopAccepting() {
-        let socket = MHD_quiesce_daemon(daemon)
-        if socket >= 0 { close(socket) }
+        let context = context.takeUnretainedValue()
+        context.closeConnections.store(true, ordering: .relaxed)
+        context.handedOver(Int(vt_http_stop_accepting(daemon)))
     }
 
-    /// Waits until no request is in progress (received and not yet answered and sent).
-    func waitUntilIdle() {
-        context.takeUnretainedValue().waitUntilIdle()
+    /// Waits until no request is in progress (received and not yet answered and sent) and
+    /// every connection has sent its first request (or was closed by the idle timeout), at
+    /// most `limit` seconds.
+    func waitUntilIdle(limit: Double) {
+        context.takeUnretainedValue().waitUntilIdle(until: Date(timeIntervalSinceNow: limit))
     }
 
     /// Closes every connection and stops the threads.
@@ -97,27 +102,60 @@ package struct ServerStartError: Error, Sendable {
     package let message: String
 }
 
-/// State shared by the C callbacks: the handler and the count of open exchanges.
+/// State shared by the C callbacks: the handler, the count of open exchanges and the
+/// connections that have not started a request yet.
 private final class DaemonContext: Sendable {
     let handler: any HTTPExchangeHandler
-    private let open = Mutex(0)
-    private let idle = NSCondition()
+    /// Set when the server stops: responses carry `Connection: close`, ending keep-alive.
+    let closeConnections = Atomic(false)
+    private struct Counts {
+        var exchanges = 0
+        /// Connections opened that have not begun a request (their identity, as an address).
+        var fresh: Set<UInt> = []
+        /// Connections handed to libmicrohttpd from the backlog whose start it has not reported
+        /// yet (it starts them on its own thread).
+        var handedOver = 0
+    }
+    private let counts = Mutex(Counts())
+    private let changed = NSCondition()
 
     init(handler: any HTTPExchangeHandler) { self.handler = handler }
 
-    func opened() { open.withLock { $0 += 1 } }
-
-    func closed() {
-        open.withLock { $0 -= 1 }
-        idle.lock()
-        idle.broadcast()
-        idle.unlock()
+    func connectionOpened(_ connection: OpaquePointer) {
+        update {
+            _ = $0.fresh.insert(UInt(bitPattern: Int(bitPattern: connection)))
+            $0.handedOver = max($0.handedOver - 1, 0)
+        }
     }
 
-    func waitUntilIdle() {
-        idle.lock()
-        while open.withLock({ $0 }) > 0 { idle.wait() }
-        idle.unlock()
+    func handedOver(_ count: Int) { update { $0.handedOver += count } }
+
+    func connectionClosed(_ connection: OpaquePointer) {
+        update { _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection))) }
+    }
+
+    func opened(on connection: OpaquePointer) {
+        update {
+            $0.exchanges += 1
+            _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection)))
+        }
+    }
+
+    func closed() { update { $0.exchanges -= 1 } }
+
+    private func update(_ change: (inout Counts) -> Void) {
+        counts.withLock { change(&$0) }
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    func waitUntilIdle(until deadline: Date) {
+        changed.lock()
+        while counts.withLock({ $0.exchanges > 0 || !$0.fresh.isEmpty || $0.handedOver > 0 }) {
+            if !changed.wait(until: deadline) { break }
+        }
+        changed.unlock()
     }
 }
 
@@ -183,7 +221,9 @@ private func values(of connection: OpaquePointer, kind: MHD_ValueKind, lowercasi
     return box.values
 }
 
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, exchange: Exchange) -> MHD_Result {
+private func queue(
+    _ response: HTTPResponse, on connection: OpaquePointer, exchange: Exchange, context: DaemonContext
+) -> MHD_Result {
     exchange.status = response.status
     exchange.bytesSent = response.body.count
     let created = response.body.withUnsafeBytes { bytes in
@@ -192,6 +232,7 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, excha
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
     for (name, value) in response.headers { _ = MHD_add_response_header(created, name, value) }
+    if context.closeConnections.load(ordering: .relaxed) { _ = MHD_add_response_header(created, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(response.status), created)
 }
 
@@ -211,11 +252,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             client: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         let exchange = Exchange(head: head)
         requestPointer.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        context.opened()
+        context.opened(on: connection)
         let length = head.header("content-length").flatMap { Int($0) }
         switch context.handler.admit(head, bodyLength: length) {
         case .reject(let response):
-            return queue(response, on: connection, exchange: exchange)
+            return queue(response, on: connection, exchange: exchange, context: context)
         case .accept(let ticket, let limit):
             exchange.ticket = ticket
             exchange.bodyLimit = limit
@@ -233,13 +274,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     guard exchange.status == 0 else { return .YES }
     if let failure = exchange.failure {
-        return queue(failure.response, on: connection, exchange: exchange)
+        return queue(failure.response, on: connection, exchange: exchange, context: context)
     }
     let request = HTTPRequest(head: exchange.head, body: exchange.body, files: exchange.files)
     exchange.body = Data()
     exchange.files = []
     let response = context.handler.respond(to: request, admission: exchange.ticket ?? Admission.Ticket(holdsSlot: false))
-    return queue(response, on: connection, exchange: exchange)
+    return queue(response, on: connection, exchange: exchange, context: context)
 }
 
 private func startMultipart(_ exchange: Exchange, connection: OpaquePointer) {
@@ -274,4 +315,14 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestPo
     context.handler.finished(
         exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds, admission: exchange.ticket)
     context.closed()
+}
+
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED {
+        context.connectionOpened(connection)
+    } else {
+        context.connectionClosed(connection)
+    }
 }

@@ -6,6 +6,7 @@ import Foundation
 package final class ModelServer: Sendable {
     private let daemon: HTTPDaemon
     private let handler: RequestHandler
+    private let limits: ServerLimits
     /// The address clients use, `http://HOST:PORT` with the bound port.
     package let address: String
 
@@ -15,6 +16,7 @@ package final class ModelServer: Sendable {
         let token = try configuration.tokenFile.map { file throws(ServerStartError) in try BearerToken(file: file) }
         handler = RequestHandler(models: models, limits: configuration.limits, token: token)
         let limits = configuration.limits
+        self.limits = limits
         daemon = try HTTPDaemon(
             HTTPDaemon.Settings(
                 host: configuration.host, port: configuration.port, connectionLimit: limits.maxConnections,
@@ -37,7 +39,9 @@ package final class ModelServer: Sendable {
         }
         stop.wait()
         daemon.stopAccepting()
-        daemon.waitUntilIdle()
+        // A connection that never sends a request is closed by the idle timeout; a request in
+        // progress ends within the request timeout (queue) plus the idle timeout (transfer).
+        daemon.waitUntilIdle(limit: limits.requestTimeoutSeconds + 2 * Double(limits.idleTimeoutSeconds))
         daemon.stop()
         sources.forEach { $0.cancel() }
     }

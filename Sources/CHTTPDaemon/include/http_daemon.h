@@ -22,11 +22,19 @@ struct vt_http_options {
   void *handler_context;
   MHD_RequestCompletedCallback completed;
   void *completed_context;
+  /// Called when a connection opens and closes.
+  MHD_NotifyConnectionCallback connection_notify;
+  void *connection_context;
 };
 
 /// Starts a daemon with a thread per connection and an internal polling thread (so that
 /// `MHD_quiesce_daemon` works). Returns NULL and writes the reason to `error` on failure.
 struct MHD_Daemon *vt_http_start(const struct vt_http_options *options, char *error, size_t error_size);
+
+/// Stops accepting: quiesces the daemon, hands the connections already waiting in the listen
+/// backlog to it (so that clients whose connection the kernel completed are served, not reset),
+/// then closes the listening socket. Returns how many waiting connections were handed over.
+int vt_http_stop_accepting(struct MHD_Daemon *daemon);
 
 /// The port the daemon listens on, or 0 when it cannot be read.
 uint16_t vt_http_bound_port(struct MHD_Daemon *daemon);
