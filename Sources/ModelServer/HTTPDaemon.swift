@@ -6,7 +6,7 @@ import Synchronization
 /// What the daemon asks of the server: a decision when a request's head is in, the response
 /// once its body is read, and a call when the response has been sent (or the connection died).
 protocol HTTPExchangeHandler: Sendable {
-    /// An early response (an error) for a request whose head is in, or nil to read its body.
+    /// Whether to read the body of a request whose head is in, or to answer at once (an error).
     /// `bodyLength` is the Content-Length, if the client sent one.
     func admit(_ head: RequestHead, bodyLength: Int?) -> Admission
     /// The response to a request whose body is read.
@@ -35,7 +35,8 @@ enum Admission: Sendable {
 /// limit for headers (slow or oversized clients cost a thread for at most the timeout, never a
 /// classifier). libmicrohttpd parses HTTP, chunked bodies and multipart forms.
 final class HTTPDaemon: @unchecked Sendable {
-    // @unchecked: `daemon` is set once in init and read-only afterwards; the counters are locked.
+    // @unchecked: `daemon` and `context` are set once in init; libmicrohttpd is thread-safe for
+    // the calls made on them, and the context's state is locked.
     private let daemon: OpaquePointer
     private let context: Unmanaged<DaemonContext>
     /// The bound port (the chosen one when 0 was asked for).

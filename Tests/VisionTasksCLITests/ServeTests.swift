@@ -251,6 +251,20 @@ struct ServeTests {
         #expect(await server.terminate() == 0)
     }
 
+    @Test func imagesPerRequestAreLimited() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)", "--max-images", "1"])
+        let infer = try await server.request("POST", "/v2/models/mobilenet/infer", body: try Self.jsonInferRequest())
+        #expect(infer.status == 400)
+        #expect(infer.error == "Input 'image' has 2 images; at most 1 are allowed per request.", "\(infer.text)")
+        let (body, boundary) = Self.multipart([("burger.jpg", Self.burger), ("sparrow.jpg", Self.sparrow)])
+        let form = try await server.request(
+            "POST", "/v1/models/mobilenet/classify", body: body,
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        #expect(form.status == 400)
+        #expect(form.error == "The request has 2 images; at most 1 are allowed.", "\(form.text)")
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func aBodyOverTheLimitGets413BeforeItIsRead() async throws {
         let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
         let connection = try RawConnection(port: server.port)
