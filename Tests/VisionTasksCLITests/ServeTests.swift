@@ -420,6 +420,13 @@ struct ServeTests {
             headers: ["Content-Type": "image/jpeg"])
         #expect(locale.status == 400)
         #expect(locale.error?.contains("'display_names_locale' is 'fr'") == true, "\(locale.text)")
+        let unknown = try await server.request(
+            "POST", "/v1/models/mobilenet/classify?category_allowlist=unicorn", body: try Data(contentsOf: Self.burger),
+            headers: ["Content-Type": "image/jpeg"])
+        #expect(unknown.status == 400)
+        #expect(
+            unknown.error == "Image 0: None of the names in 'category_allowlist' (unicorn) is a category name of the model, "
+                + "so every category would be dropped.", "\(unknown.text)")
         #expect(await server.terminate() == 0)
     }
 

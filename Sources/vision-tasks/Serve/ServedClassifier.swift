@@ -8,7 +8,8 @@ import VisionTasks
 /// all results), narrowed per request the way the classifier's own options would: allow or
 /// deny list, score threshold, then the first `max_results` (the core's order is a stable
 /// sort by score, so cutting after it gives the same categories). Records are `classify
-/// --format json`'s objects; the defaults are the command's (5 results, threshold 0).
+/// --format json`'s objects; the defaults are the command's (5 results, threshold 0). The
+/// `display_names_locale` must be the one it was created with.
 struct ServedClassifier: ImageClassifying {
     let classifier: ImageClassifier
     /// The display-names locale the classifier was created with.
@@ -35,19 +36,40 @@ struct ServedClassifier: ImageClassifying {
     func classify(_ image: Data, name: String, parameters: ClassificationParameters) throws(ImageFailure) -> ClassifiedImage {
         do {
             let result = try classifier.classify(image: MPImage(data: image))
-            let heads = result.classificationResult.classifications.map { head in
-                var head = head
-                head.categories = RequestNarrowing.narrow(
-                    head.categories, parameters: parameters, defaultMaxResults: 5, name: \.categoryName, score: \.score)
-                return head
-            }
+            let heads = try Self.narrow(result.classificationResult.classifications, parameters: parameters)
             let record = ImageOutcomeRecord(image: name, classifications: heads.map(HeadRecord.init))
             let ranked = (heads.first?.categories ?? []).map {
                 RankedCategory(score: $0.score, index: $0.index, label: $0.categoryName)
             }
             return ClassifiedImage(record: Data(try JSONText.encode(record).utf8), ranked: ranked)
+        } catch let failure as ImageFailure {
+            throw failure
         } catch {
             throw ImageFailure(ErrorText.message(TasksError.wrapping(error)))
+        }
+    }
+}
+
+extension ServedClassifier {
+    /// Each head's categories (all of them) narrowed by the request. An allowlist applies to the
+    /// heads with at least one of its names, as in MediaPipe; one matching no head at all is an
+    /// error, as the core makes it for a classifier created with it.
+    static func narrow(_ heads: [Classifications], parameters: ClassificationParameters) throws(ImageFailure) -> [Classifications]
+    {
+        let allow = Set(parameters.categoryAllowlist)
+        let matches = heads.map { head in head.categories.contains { allow.contains($0.categoryName ?? "") } }
+        if !allow.isEmpty, !matches.contains(true) {
+            throw ImageFailure(
+                "None of the names in 'category_allowlist' (\(allow.sorted().joined(separator: ", "))) is a category name "
+                    + "of the model, so every category would be dropped.")
+        }
+        return zip(heads, matches).map { head, matched in
+            var head = head
+            var headParameters = parameters
+            if !matched { headParameters.categoryAllowlist = [] }
+            head.categories = RequestNarrowing.narrow(
+                head.categories, parameters: headParameters, defaultMaxResults: 5, name: \.categoryName, score: \.score)
+            return head
         }
     }
 }
