@@ -69,6 +69,7 @@ let package = Package(
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
