@@ -302,7 +302,8 @@ private func startMultipart(_ exchange: Exchange, connection: OpaquePointer) {
             return .YES
         }, Unmanaged.passUnretained(exchange).toOpaque())
     if exchange.postProcessor == nil {
-        exchange.failure = .badRequest("The multipart/form-data body has no boundary.")
+        exchange.failure = .badRequest(
+            "The multipart/form-data body has no usable boundary (Content-Type: \(exchange.head.header("content-type") ?? "")).")
     }
 }
 

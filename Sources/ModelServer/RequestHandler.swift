@@ -104,14 +104,15 @@ final class RequestHandler: HTTPExchangeHandler {
         return try InferenceResponse.response(model: pool.name, request: inference, results: results)
     }
 
-    /// `POST /v1/models/NAME/classify`: an `image/*` body, or multipart form files; the
-    /// CLI's JSON object per image, in a JSON array.
+    /// `POST /v1/models/NAME/classify`: an `image/*` body, or multipart form files (parts with
+    /// a file name); the CLI's JSON object per image, in a JSON array.
     private func classify(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
         let parameters = try ParameterParsing.parameters(query: request.head.query)
         let contentType = request.head.header("content-type")?.lowercased() ?? ""
         let images: [(String, Data)]
         if contentType.hasPrefix("multipart/form-data") {
-            images = request.files.enumerated().map { ($1.filename ?? "\($1.field)[\($0)]", $1.data) }
+            // Parts without a file name are form fields, not images.
+            images = request.files.compactMap { file in file.filename.map { ($0, file.data) } }
         } else if contentType.hasPrefix("image/") || contentType == "application/octet-stream" {
             images = [("body", request.body)]
         } else {
@@ -119,7 +120,7 @@ final class RequestHandler: HTTPExchangeHandler {
                 "Content-Type is '\(contentType)'; send an image (image/jpeg, image/png, image/webp) or multipart/form-data files."
             )
         }
-        guard !images.isEmpty else { throw .badRequest("The form has no files.") }
+        guard !images.isEmpty else { throw .badRequest("The multipart/form-data body has no file parts.") }
         guard images.count <= limits.maxImages else {
             throw .badRequest("The request has \(images.count) images; at most \(limits.maxImages) are allowed.")
         }

@@ -220,6 +220,11 @@ struct ServeTests {
         ),
         ("empty image", "POST", "/v1/models/mobilenet/classify", Data(), ["Content-Type": "image/jpeg"], 400, "Image 0 is empty"),
         (
+            "form without files", "POST", "/v1/models/mobilenet/classify",
+            Data("--bb\r\nContent-Disposition: form-data; name=\"max_results\"\r\n\r\n3\r\n--bb--\r\n".utf8),
+            ["Content-Type": "multipart/form-data; boundary=bb"], 400, "has no file parts"
+        ),
+        (
             "wrong content type", "POST", "/v1/models/mobilenet/classify", Data("x".utf8), ["Content-Type": "text/plain"], 400,
             "Content-Type is 'text/plain'"
         ),
