@@ -5,6 +5,7 @@ screenshot is saved.
 usage: web_page_test.py URL IMAGE SCREENSHOT
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -17,10 +18,10 @@ from selenium.webdriver.support.ui import WebDriverWait
 url, screenshot = sys.argv[1], sys.argv[3]
 image = str(Path(sys.argv[2]).resolve())  # chromedriver wants a canonical path
 options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
+options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,800"):
     options.add_argument(flag)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
 try:
     driver.get(url + "/")
     wait = WebDriverWait(driver, 120)
