@@ -1,8 +1,11 @@
 import Foundation
+import TestSupport
 
 /// A TCP connection to the server on loopback, for what URLSession will not send: garbage,
-/// half a request, a request the test finishes later.
-final class RawConnection {
+/// half a request, a request the test finishes later. Reads wait on a thread of their own
+/// (`Waiting.onOwnThread`), never on the test pool's.
+final class RawConnection: @unchecked Sendable {
+    // @unchecked: the socket is set once; reads and writes are the kernel's to serialize.
     private let socket: Int32
 
     /// Connects to 127.0.0.1:`port`; reads give up after `safetyNet` seconds (a hang guard).
@@ -45,7 +48,11 @@ final class RawConnection {
     func send(_ text: String) { send(Data(text.utf8)) }
 
     /// Reads until the server closes the connection (or the safety net).
-    func readAll() -> Data {
+    func readAll() async -> Data {
+        await Waiting.onOwnThread { self.blockingReadAll() }
+    }
+
+    private func blockingReadAll() -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -57,8 +64,8 @@ final class RawConnection {
     }
 
     /// The status code of the response read to the end, or nil when none came.
-    func responseStatus() -> Int? {
-        let text = String(decoding: readAll(), as: UTF8.self)
+    func responseStatus() async -> Int? {
+        let text = String(decoding: await readAll(), as: UTF8.self)
         guard text.hasPrefix("HTTP/1.") else { return nil }
         return Int(text.split(separator: " ").dropFirst().first ?? "")
     }

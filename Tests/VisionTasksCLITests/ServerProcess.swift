@@ -22,11 +22,12 @@ final class ServerProcess: @unchecked Sendable {
     /// The model the tests serve.
     static var mobilenet: String { TestData.model("mobilenet_v1_0.25_224_quant.tflite").path }
 
-    /// Starts `vision-tasks serve --port 0 arguments` and waits until it listens.
+    /// Starts `vision-tasks serve --port 0 --request-timeout 600 arguments` and waits until it listens.
     init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let executable = try #require(
             VisionTasksTool.executable, "vision-tasks not found next to the test bundle", sourceLocation: sourceLocation)
-        self.arguments = ["serve", "--port", "0"] + arguments
+        // A loaded machine can keep a request waiting for a classifier far beyond the default 30 s.
+        self.arguments = ["serve", "--port", "0", "--request-timeout", "600"] + arguments
         let errors = Pipe()
         process.executableURL = executable
         process.arguments = self.arguments
