@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
         .library(name: "VideoInput", targets: ["VideoInput"]),
+        .library(name: "TFLiteMetadata", targets: ["TFLiteMetadata"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -15,6 +16,9 @@ let package = Package(
         .systemLibrary(
             name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("webp")]
@@ -29,6 +33,7 @@ let package = Package(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
+        .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
         .target(
             name: "CFFmpeg",
             linkerSettings: [
@@ -42,7 +47,9 @@ let package = Package(
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
-        .target(name: "ImageLabeling", dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata"]),
+        .target(
+            name: "ImageLabeling",
+            dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         // The model server, over libmicrohttpd; the CLI gives it its classifiers.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD"]),
@@ -50,12 +57,14 @@ let package = Package(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon", "ModelServer",
+                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ModelServer",
             ],
             path: "Sources/vision-tasks"),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["Imaging", "TasksCommon"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["Imaging", "TasksCommon", "TFLiteMetadata"],
+            path: "Tests/TestSupport", exclude: ["model_server.py"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
@@ -68,6 +77,8 @@ let package = Package(
                 "TestSupport",
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
+        .testTarget(
+            name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer"]),
     ],

@@ -13,6 +13,8 @@ package struct ClassificationHead: Sendable {
     let categoryCount: Int
     /// The output's quantization, or nil for float32 scores.
     let quantization: Quantization?
+    /// Whether the quantized scores are INT8 (else UINT8).
+    let signedScores: Bool
     /// Category names from the first label file, or nil when the head has no labels.
     var labels: [String]?
     /// Display names from the label file in the requested locale, or nil when there is none.
@@ -25,7 +27,7 @@ package struct ClassificationHead: Sendable {
 
     /// - Parameters:
     ///   - tensor: the output tensor; every dimension but the last 1 (`[N]`, `[1, N]`, `[1, 1, N]`,
-    ///     ...), FLOAT32 or UINT8.
+    ///     ...), FLOAT32, UINT8 or INT8 (with its quantization).
     ///   - metadata: its tensor metadata, if any.
     ///   - files: the model's associated files.
     ///   - locale: the display-names locale.
@@ -42,14 +44,26 @@ package struct ClassificationHead: Sendable {
                 "Output tensor \(index) \(tensor) has an unsupported shape: expected [N], [1, N], "
                     + "[1, 1, N] or [1, 1, 1, N] (every dimension but the last equal to 1).")
         }
-        guard tensor.elementType == .float32 || tensor.elementType == .uint8 else {
-            throw .invalidArgument("Output tensor \(index) \(tensor) has an unsupported type: expected FLOAT32 or UINT8.")
+        guard [.float32, .uint8, .int8].contains(tensor.elementType) else {
+            throw .invalidArgument(
+                "Output tensor \(index) \(tensor) has an unsupported type: expected FLOAT32, UINT8 or INT8.")
+        }
+        if tensor.elementType == .int8 {
+            // An int8 score without its scale and zero point has no meaning (MediaPipe reads
+            // uint8 without them as scale 1, zero point 0; it has no int8 outputs).
+            guard let quantization = tensor.quantization, quantization.scale.isFinite, quantization.scale > 0 else {
+                throw .invalidArgument(
+                    "Output tensor \(index) \(tensor) has no valid quantization parameters (scale > 0): "
+                        + "INT8 scores cannot be dequantized without them.")
+            }
         }
         self.index = index
         self.name = metadata?.name ?? ""
         self.categoryCount = count
         self.metadataScoreThreshold = metadata?.scoreThresholding?.globalScoreThreshold
-        self.quantization = tensor.elementType == .uint8 ? (tensor.quantization ?? Quantization(scale: 1, zeroPoint: 0)) : nil
+        self.quantization =
+            tensor.elementType == .float32 ? nil : (tensor.quantization ?? Quantization(scale: 1, zeroPoint: 0))
+        self.signedScores = tensor.elementType == .int8
         let labelFiles = metadata?.associatedFiles(ofType: .tensorAxisLabels) ?? []
         self.labels = try labelFiles.first.map { file throws(TasksError) in
             try ClassificationHead.lines(of: file, in: files, expected: count, tensor: tensor)
@@ -104,7 +118,12 @@ package struct ClassificationHead: Sendable {
     /// Writes the head's `categoryCount` scores, dequantized and calibrated, into `scores`
     /// (at least `categoryCount` elements; `bytes` holds the output tensor).
     func readScores(from bytes: UnsafeRawBufferPointer, into scores: UnsafeMutableBufferPointer<Float>) {
-        if let quantization {
+        if let quantization, signedScores {
+            let zeroPoint = Float(quantization.zeroPoint), scale = quantization.scale
+            for index in 0..<categoryCount {
+                scores[index] = scale * (Float(Int8(bitPattern: bytes[index])) - zeroPoint)
+            }
+        } else if let quantization {
             let zeroPoint = Float(quantization.zeroPoint), scale = quantization.scale
             for index in 0..<categoryCount {
                 scores[index] = scale * (Float(bytes[index]) - zeroPoint)

@@ -135,7 +135,7 @@ package final class ClassifierEngine {
                 "Mismatch between number of output tensors (\(model.outputs.count)) "
                     + "and output tensors metadata (\(outputMetadata.count)).")
         }
-        let quantized = model.outputs.map { $0.elementType == .uint8 }
+        let quantized = model.outputs.map { $0.elementType != .float32 }
         guard Set(quantized).count <= 1 else {
             throw .invalidArgument(
                 "Outputs must be all quantized or all float32: \(model.outputs.map(\.description).joined(separator: ", ")).")

@@ -5,13 +5,16 @@ import TasksCommon
 
 /// The model's image input, checked at creation as MediaPipe's `BuildInputImageTensorSpecs`
 /// does: one `[1, H, W, 3]` tensor of type UINT8 or FLOAT32, RGB, and for FLOAT32 the
-/// normalization that maps a byte `p` to a float.
+/// normalization that maps a byte `p` to a float. Two extensions MediaPipe refuses: per-channel
+/// normalization (three means and standard deviations, as the TFLite Support Task Library
+/// applies them) and INT8 inputs (the normalized float quantized with the tensor's scale and
+/// zero point).
 struct ImageInputSpec: Sendable {
     /// The tensor's width and height in pixels.
     let width: Int
     let height: Int
-    /// Bytes as they are (uint8 models; normalization metadata is ignored, as in MediaPipe) or
-    /// normalized floats.
+    /// Bytes as they are (uint8 models; normalization metadata is ignored, as in MediaPipe),
+    /// normalized floats, or normalized and quantized int8 values.
     let element: TensorElement
 
     /// The largest input tensor accepted, in pixels: image classifiers take a few hundred pixels a
@@ -32,9 +35,9 @@ struct ImageInputSpec: Sendable {
             throw .invalidArgument(
                 "Only 4D tensors in BHWD layout are supported; input tensor \(tensor) has \(tensor.shape.count) dimensions.")
         }
-        guard tensor.elementType == .uint8 || tensor.elementType == .float32 else {
+        guard [.uint8, .int8, .float32].contains(tensor.elementType) else {
             throw .invalidArgument(
-                "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/float32, got \(tensor.elementType)."
+                "Type mismatch for input tensor \(tensor.name). Requested one of these types: uint8/int8/float32, got \(tensor.elementType)."
             )
         }
         let (batch, height, width, depth) = (tensor.shape[0], tensor.shape[1], tensor.shape[2], tensor.shape[3])
@@ -50,17 +53,42 @@ struct ImageInputSpec: Sendable {
         }
         self.width = width
         self.height = height
-        self.element =
-            tensor.elementType == .float32
-            ? try ImageInputSpec.normalization(metadata?.normalization, tensor: tensor) : .uint8
+        self.element = try ImageInputSpec.element(of: tensor, normalization: metadata?.normalization)
     }
 
+    private static func element(
+        of tensor: TensorDescription, normalization: NormalizationOptions?
+    ) throws(TasksError) -> TensorElement {
+        switch tensor.elementType {
+        case .float32:
+            let (mean, std) = try ImageInputSpec.normalization(normalization, tensor: tensor)
+            return TensorElement(mean: mean, std: std)
+        case .int8:
+            // Without its quantization the tensor's bytes have no meaning to write.
+            guard let quantization = tensor.quantization, quantization.scale.isFinite, quantization.scale > 0,
+                (-128...127).contains(quantization.zeroPoint)
+            else {
+                throw .invalidArgument(
+                    "Input tensor \(tensor) has no valid quantization parameters (scale > 0 and a zero point in "
+                        + "-128...127, got \(tensor.quantization.map { "scale \($0.scale), zero point \($0.zeroPoint)" } ?? "none")): "
+                        + "an INT8 image input needs them to quantize the normalized pixels.")
+            }
+            let (mean, std) = try ImageInputSpec.normalization(normalization, tensor: tensor)
+            return TensorElement(
+                mean: mean, std: std, quantizationScale: quantization.scale, zeroPoint: Int(quantization.zeroPoint))
+        default:
+            return .uint8
+        }
+    }
+
+    /// The checked means and standard deviations: 1 value each or 3 (red, green, blue).
     private static func normalization(
         _ options: NormalizationOptions?, tensor: TensorDescription
-    ) throws(TasksError) -> TensorElement {
+    ) throws(TasksError) -> (mean: [Float], std: [Float]) {
         guard let options else {
             throw .notFound(
-                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images.")
+                "Input tensor has type \(tensor.elementType.description.lowercased()): it requires specifying "
+                    + "NormalizationOptions metadata to preprocess input images.")
         }
         let (mean, std) = (options.mean, options.std)
         guard mean.count == std.count else {
@@ -70,16 +98,13 @@ struct ImageInputSpec: Sendable {
         guard mean.count == 1 || mean.count == 3 else {
             throw .invalidArgument("NormalizationOptions: only 1 or 3 mean and std values are supported, got \(mean.count).")
         }
-        guard Set(mean).count == 1, Set(std).count == 1 else {
-            throw .unimplemented("Per-channel image normalization is not available.")
-        }
         guard (mean + std).allSatisfy(\.isFinite) else {
             throw .invalidArgument("NormalizationOptions must be finite numbers, got mean \(mean) and std \(std).")
         }
-        guard abs(std[0]) > 1e-6 else {
+        guard std.allSatisfy({ abs($0) > 1e-6 }) else {
             throw .invalidArgument(
                 "NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
         }
-        return TensorElement(mean: mean[0], std: std[0])
+        return (mean, std)
     }
 }

@@ -4,3 +4,14 @@
 
 @_exported import enum Imaging.ImageOrientation
 @_exported import enum Imaging.PixelFormat
+
+// Apple's image types, where they do not exist: unavailable, with a message naming the Linux way.
+#if !canImport(UIKit)
+    @_exported import struct Imaging.UIImage
+#endif
+#if !canImport(CoreVideo)
+    @_exported import struct Imaging.CVPixelBuffer
+#endif
+#if !canImport(CoreMedia)
+    @_exported import struct Imaging.CMSampleBuffer
+#endif

@@ -33,7 +33,7 @@ public final class ImageLabeler: Sendable {
     ///   file at fault (missing file, wrong JSON, unknown model type, label count not matching the
     ///   model's output, a model that is not an image classifier, a path leaving the export
     ///   folder); invalidArgument for a threshold outside [0, 1] or `maxResultCount` < 1;
-    ///   unimplemented for remote models.
+    ///   failedPrecondition for a remote model that is not downloaded (subject: the model's name).
     public convenience init(options: CommonImageLabelerOptions) throws {
         self.init(engine: .success(try LabelerConfiguration(options).makeEngine()))
     }
@@ -49,32 +49,57 @@ public final class ImageLabeler: Sendable {
         try label(Snapshot(image))
     }
 
-    /// Labels an image without blocking the caller; `completion` runs on the main queue, as in
-    /// ML Kit, with the labels or the error (so it may update `@MainActor` state).
+    /// Labels an image without blocking the caller; `completion` runs on the main actor, as ML
+    /// Kit calls it on the main thread, with the labels or the error. Being `@MainActor`, it may
+    /// update main-actor state, as ML Kit's guide does from a view controller
+    /// (`self.resultsText = ...`), under Swift 6's strict concurrency.
     ///
-    /// On Linux a program must run the main queue for this: `RunLoop.main.run()` drains it on
-    /// the main thread; `dispatchMain()` and an async `main` drain it serially on another thread,
-    /// so there `Thread.isMainThread` is false in the completion although it is on the main queue
-    /// (and the main actor). A program that runs none of these never gets the call: use
-    /// `process(_:callbackQueue:completion:)` or `await process(_:)` instead.
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
-        process(image, callbackQueue: .main, completion: completion)
+    /// On Linux the main actor runs on the main dispatch queue, so a program must run that queue
+    /// for the call to happen: `RunLoop.main.run()` runs it on the main thread; `dispatchMain()`
+    /// and an async `main` (as the test runner) run it serially on another thread, where
+    /// `Thread.isMainThread` is false although the completion is on the main actor. A program
+    /// that runs none of these never gets the call: use `process(_:callbackQueue:completion:)`
+    /// or `await process(_:)` instead.
+    /// - Parameters:
+    ///   - image: the image; its pixels and orientation are taken when the call starts.
+    ///   - completion: called once, with labels as `results(in:)` returns them and a nil error,
+    ///     or nil labels and the `TasksError` `results(in:)` throws.
+    public func process(_ image: VisionImage, completion: @escaping @MainActor ([ImageLabel]?, (any Error)?) -> Void) {
+        enqueue(image) { outcome in
+            Task { @MainActor in Self.report(outcome, to: completion) }
+        }
     }
 
-    /// Labels an image without blocking the caller; `completion` runs on `callbackQueue`.
+    /// Labels an image without blocking the caller; `completion` runs on `callbackQueue`. Not in
+    /// ML Kit: for programs that do not run the main queue.
+    /// - Parameters:
+    ///   - image: the image; its pixels and orientation are taken when the call starts.
+    ///   - callbackQueue: where `completion` runs.
+    ///   - completion: as in `process(_:completion:)`.
     public func process(
         _ image: VisionImage, callbackQueue: DispatchQueue,
         completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void
     ) {
+        enqueue(image) { outcome in
+            callbackQueue.async { Self.report(outcome, to: completion) }
+        }
+    }
+
+    /// Labels `image` on the labeler's queue, then hands the outcome to `deliver` there.
+    private func enqueue(_ image: VisionImage, deliver: @escaping @Sendable (Result<[ImageLabel], TasksError>) -> Void) {
         let snapshot = Snapshot(image)
         queue.async {
-            let outcome = Result { () throws(TasksError) in try self.label(snapshot) }
-            callbackQueue.async {
-                switch outcome {
-                case .success(let labels): completion(labels, nil)
-                case .failure(let error): completion(nil, error)
-                }
-            }
+            deliver(Result { () throws(TasksError) in try self.label(snapshot) })
+        }
+    }
+
+    /// Calls an ML Kit-style completion: labels and no error, or no labels and the error.
+    private static func report(
+        _ outcome: Result<[ImageLabel], TasksError>, to completion: ([ImageLabel]?, (any Error)?) -> Void
+    ) {
+        switch outcome {
+        case .success(let labels): completion(labels, nil)
+        case .failure(let error): completion(nil, error)
         }
     }
 

@@ -34,8 +34,8 @@ public final class AutoMLImageLabelerOptions: CommonImageLabelerOptions {
         self.remoteModel = nil
     }
 
-    /// Options for a remote AutoML model. Not available yet: the labeler fails with
-    /// `unimplementedError` when used.
+    /// Options for a remote AutoML model, downloaded with ``ModelManager``. Creating the labeler
+    /// before the model is downloaded fails with `failedPreconditionError` naming the model.
     public init(remoteModel: AutoMLImageLabelerRemoteModel) {
         self.localModel = nil
         self.remoteModel = remoteModel
@@ -58,8 +58,9 @@ public final class CustomImageLabelerOptions: CommonImageLabelerOptions {
         self.remoteModel = nil
     }
 
-    /// Options for a remote model. Not available yet: the labeler fails with
-    /// `unimplementedError` when used.
+    /// Options for a remote model (``CustomRemoteModel`` or ``AutoMLImageLabelerRemoteModel``),
+    /// downloaded with ``ModelManager``. Creating the labeler before the model is downloaded
+    /// fails with `failedPreconditionError` naming the model.
     public init(remoteModel: RemoteModel) {
         self.localModel = nil
         self.remoteModel = remoteModel

@@ -67,7 +67,7 @@ package enum ImagePreprocessor {
     ///   - mirrored: Flip the stored image horizontally first (the mirrored orientations);
     ///     a flipped copy with `mirrored: true` gives the same bytes as the original without.
     ///   - tensor: Exactly `tensorByteCount(width:height:element:)` bytes, written as
-    ///     `[height][width][3]` of `UInt8` or native-endian `Float`.
+    ///     `[height][width][3]` of `UInt8`, `Int8` or native-endian `Float`.
     ///   - width: Tensor width in pixels, > 0.
     ///   - height: Tensor height in pixels, > 0.
     ///   - element: The element type and float conversion.
@@ -106,6 +106,16 @@ package enum ImagePreprocessor {
             sample(
                 image, plan: plan, width: width, height: height, buffers: buffers,
                 writer: FloatWriter(tensor: tensor, scale: scale, offset: offset))
+        case let .float32PerChannel(scale, offset):
+            sample(
+                image, plan: plan, width: width, height: height, buffers: buffers,
+                writer: PerChannelFloatWriter(tensor: tensor, scale: scale, offset: offset))
+        case .int8(let table):
+            table.values.withUnsafeBufferPointer { values in
+                sample(
+                    image, plan: plan, width: width, height: height, buffers: buffers,
+                    writer: Int8Writer(tensor: tensor, table: values.baseAddress.unsafelyUnwrapped))
+            }
         }
     }
 

@@ -28,6 +28,17 @@ package struct PixelImage: Sendable {
     /// Where each plane lies in `bytes`: one plane at offset 0 for the RGB and gray formats and
     /// YUYV, two for NV12 and NV21, three for I420 and I444.
     let planes: [PlaneLayout]
+    /// How the YUV-to-RGB sums are rounded (only used by the YUV formats); `.roundedSum`
+    /// unless `withYUVRounding(_:)` says otherwise.
+    package private(set) var yuvRounding = YUVRounding.roundedSum
+
+    /// The same image with its YUV values converted with `rounding` (video frames follow
+    /// FFmpeg's default conversion: see `YUVRounding.truncatedTerms`).
+    package func withYUVRounding(_ rounding: YUVRounding) -> PixelImage {
+        var image = self
+        image.yuvRounding = rounding
+        return image
+    }
 
     /// Creates an image that takes over `bytes`, checking the geometry.
     ///

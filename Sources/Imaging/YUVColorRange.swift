@@ -30,8 +30,11 @@
 /// U ≥ 244), where swscale's 32-bit intermediate overflows and its blue wraps to 0 while this
 /// conversion saturates to 255. With nearest-neighbour chroma (`-sws_flags
 /// neighbor+accurate_rnd+full_chroma_int+bitexact`), FFmpeg converts even-sized NV12, NV21,
-/// I420 and YUYV frames exactly as here (that overflow aside). FFmpeg's default flags are less exact: for I420 its
-/// table path differs by up to 3 (by at most 1 for 84% of the channel values). libyuv's
+/// I420 and YUYV frames exactly as here (that overflow aside). FFmpeg's default flags are less
+/// exact: for I420 each term is truncated on its own (its `pmulhw` path), up to 3 levels
+/// apart; decoded video frames (yuv420p, yuvj420p) follow that rounding, so that they equal
+/// `ffmpeg -pix_fmt rgb24` and OpenCV's `VideoCapture` (see VideoInput's "Frames and
+/// colour"). libyuv's
 /// `I420ToARGB` (`kYuvI601Constants`, 6-bit coefficients) is not what this follows. The other
 /// matrices were checked the same way (see `YUVColorMatrix`).
 public enum YUVColorRange: Sendable, CaseIterable {

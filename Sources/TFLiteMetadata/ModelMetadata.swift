@@ -16,18 +16,29 @@ package struct ModelMetadata: Equatable, Sendable {
 
     /// `ModelMetadata.name`, such as "ImageClassifier"; nil when absent.
     package var name: String?
+    /// `ModelMetadata.description`; nil when absent.
+    package var description: String?
     /// `ModelMetadata.version`, the model version its authors set; nil when absent.
     package var version: String?
+    /// `ModelMetadata.author`; nil when absent.
+    package var author: String?
+    /// `ModelMetadata.license`; nil when absent.
+    package var license: String?
     /// `ModelMetadata.min_parser_version`, such as "1.0.0"; nil when absent.
     package var minParserVersion: String?
     /// `ModelMetadata.subgraph_metadata`; index 0 describes the main subgraph. Empty when absent.
     package var subgraphs: [SubGraphMetadata]
 
     /// Creates metadata from its parts (for tests and callers that build metadata by hand).
-    package init(name: String? = nil, version: String? = nil, minParserVersion: String? = nil, subgraphs: [SubGraphMetadata] = [])
-    {
+    package init(
+        name: String? = nil, description: String? = nil, version: String? = nil, author: String? = nil,
+        license: String? = nil, minParserVersion: String? = nil, subgraphs: [SubGraphMetadata] = []
+    ) {
         self.name = name
+        self.description = description
         self.version = version
+        self.author = author
+        self.license = license
         self.minParserVersion = minParserVersion
         self.subgraphs = subgraphs
     }
@@ -64,7 +75,10 @@ package struct ModelMetadata: Equatable, Sendable {
             }
             self.init(
                 name: try root.string(Schema.ModelMetadata.name, "name"),
+                description: try root.string(Schema.ModelMetadata.description, "description"),
                 version: try root.string(Schema.ModelMetadata.version, "version"),
+                author: try root.string(Schema.ModelMetadata.author, "author"),
+                license: try root.string(Schema.ModelMetadata.license, "license"),
                 minParserVersion: minParserVersion,
                 subgraphs: try root.tables(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata").map(
                     SubGraphMetadata.init(table:)))

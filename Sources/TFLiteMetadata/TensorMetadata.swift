@@ -12,6 +12,11 @@ import TasksCommon
 package struct TensorMetadata: Equatable, Sendable {
     /// `name`: for an output, the classification head name (such as "probability"); nil when absent.
     package var name: String?
+    /// `description`; nil when absent.
+    package var description: String?
+    /// `content.content_properties_type`: 0 NONE (also when there is no content), 1
+    /// FeatureProperties, 2 ImageProperties, 3 BoundingBoxProperties, 4 AudioProperties.
+    package var contentPropertiesType: UInt8
     /// `content.content_properties` when it is `ImageProperties`; nil otherwise.
     package var imageProperties: ImageProperties?
     /// The `NormalizationOptions` process unit, if any.
@@ -27,6 +32,8 @@ package struct TensorMetadata: Equatable, Sendable {
     /// Creates tensor metadata from its parts.
     package init(
         name: String? = nil,
+        description: String? = nil,
+        contentPropertiesType: UInt8? = nil,
         imageProperties: ImageProperties? = nil,
         normalization: NormalizationOptions? = nil,
         scoreCalibration: ScoreCalibrationOptions? = nil,
@@ -34,6 +41,8 @@ package struct TensorMetadata: Equatable, Sendable {
         associatedFiles: [AssociatedFileInfo] = []
     ) {
         self.name = name
+        self.description = description
+        self.contentPropertiesType = contentPropertiesType ?? (imageProperties == nil ? 0 : Schema.Content.imagePropertiesType)
         self.imageProperties = imageProperties
         self.normalization = normalization
         self.scoreCalibration = scoreCalibration
@@ -62,10 +71,11 @@ package struct TensorMetadata: Equatable, Sendable {
     ///   process units of one decoded type, or a decoded process unit without its options.
     init(table: FlatBufferTable) throws {
         name = try table.string(Schema.TensorMetadata.name, "name")
+        description = try table.string(Schema.TensorMetadata.description, "description")
         imageProperties = nil
-        if let content = try table.table(Schema.TensorMetadata.content, "content"),
-            try content.uint8(Schema.Content.propertiesType, "content_properties_type") == Schema.Content.imagePropertiesType
-        {
+        let content = try table.table(Schema.TensorMetadata.content, "content")
+        contentPropertiesType = try content?.uint8(Schema.Content.propertiesType, "content_properties_type") ?? 0
+        if let content, contentPropertiesType == Schema.Content.imagePropertiesType {
             guard let properties = try content.table(Schema.Content.properties, "content_properties") else {
                 throw FlatBufferError(
                     path: content.path, reason: "content_properties_type is ImageProperties but content_properties is missing")

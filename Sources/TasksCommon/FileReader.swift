@@ -21,6 +21,8 @@ package struct FileKind: Sendable {
     package static let manifest = FileKind(noun: "AutoML manifest", maximumByteCount: 1 << 20)
     /// Label files such as `dict.txt`: 64 MiB (a million labels of 64 bytes).
     package static let labels = FileKind(noun: "labels file", maximumByteCount: 64 << 20)
+    /// Score calibration files packed into a model: 64 MiB, as label files.
+    package static let scoreCalibration = FileKind(noun: "score calibration file", maximumByteCount: 64 << 20)
 }
 
 /// Reads whole files with POSIX calls for every kind of input (images, models, manifests,

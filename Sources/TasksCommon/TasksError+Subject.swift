@@ -20,6 +20,8 @@ extension TasksError {
             public static let option = Kind(rawValue: "option")
             /// Bytes given in memory, named by a description.
             public static let buffer = Kind(rawValue: "buffer")
+            /// A model published on a model source, named as it is published (`RemoteModel.name`).
+            public static let remoteModel = Kind(rawValue: "remoteModel")
         }
 
         /// The kind of thing at fault.
@@ -41,6 +43,9 @@ extension TasksError {
         public static func option(_ name: String) -> Subject { Subject(kind: .option, name: name) }
         /// Bytes in memory described as `description`.
         public static func buffer(_ description: String) -> Subject { Subject(kind: .buffer, name: description) }
+
+        /// The remote model published as `name`.
+        public static func remoteModel(_ name: String) -> Subject { Subject(kind: .remoteModel, name: name) }
 
         /// The name, as messages show it.
         public var description: String { name }

@@ -11,10 +11,12 @@ import TasksCommon
 /// score-descending sort with ties by index, top-k; one entry per output head).
 ///
 /// The model contract (checked at creation): one input `[1, height, width, 3]` of type UINT8
-/// (bytes used as they are) or FLOAT32 (needs NormalizationOptions metadata); outputs of N scores
-/// (`[N]`, `[1, N]`, `[1, 1, N]`, `[1, 1, 1, N]`: every dimension but the last equal to 1) of type
-/// FLOAT32 or UINT8 (dequantized); labels, display names and score
-/// calibration from TFLite Model Metadata when present.
+/// (bytes used as they are), FLOAT32 (needs NormalizationOptions metadata, one value or one per
+/// channel) or INT8 (normalized, then quantized with the tensor's scale and zero point);
+/// outputs of N scores (`[N]`, `[1, N]`, `[1, 1, N]`, `[1, 1, 1, N]`: every dimension but the
+/// last equal to 1) of type FLOAT32, UINT8 or INT8 (dequantized); labels, display names and
+/// score calibration from TFLite Model Metadata when present. Per-channel normalization and
+/// INT8 models are extensions: MediaPipe refuses them (see <doc:ModelsAndMetadata>).
 ///
 /// The classifier is `Sendable`. Calls from several threads are serialized: it owns one
 /// LiteRT compiled model with one set of tensor buffers, and inference already uses
@@ -116,7 +118,7 @@ public final class ImageClassifier: Sendable {
         }
         let configuration = ClassifierConfiguration(
             asset: try ModelAsset(path: base.modelAssetPath, buffer: base.modelAssetBuffer),
-            threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale ?? "en",
+            threadCount: base.threadCount, displayNamesLocale: options.displayNamesLocale,
             maxResults: options.maxResults, scoreThreshold: .value(options.scoreThreshold),
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         let engine = try ClassifierEngine(configuration)

@@ -3,6 +3,10 @@
 /// Set it as `ImageClassifierOptions.imageClassifierLiveStreamDelegate`; the classifier holds it
 /// weakly. Its method runs on the classifier's private serial queue, one call at a time, in
 /// timestamp order; a slow delegate delays later callbacks but never `classifyAsync`.
+///
+/// The method is optional in MediaPipe (an `@objc` protocol); here it is a requirement with no
+/// default implementation, so that a class whose method name or parameter types are misspelt
+/// does not compile (it would otherwise conform silently and never get a result).
 public protocol ImageClassifierLiveStreamDelegate: AnyObject {
     /// Called with the result of a frame passed to `classifyAsync`; frames dropped because a
     /// newer one arrived while the classifier was busy get no call.
@@ -15,14 +19,6 @@ public protocol ImageClassifierLiveStreamDelegate: AnyObject {
     func imageClassifier(
         _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
         timestampInMilliseconds: Int, error: (any Error)?)
-}
-
-extension ImageClassifierLiveStreamDelegate {
-    /// The method is optional in MediaPipe iOS; by default nothing happens.
-    public func imageClassifier(
-        _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
-        timestampInMilliseconds: Int, error: (any Error)?
-    ) {}
 }
 
 /// One live-stream outcome, as the `AsyncStream` of `ImageClassifier.liveStream(options:)` delivers it.

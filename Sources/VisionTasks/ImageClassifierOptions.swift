@@ -10,10 +10,12 @@ public final class ImageClassifierOptions {
     /// Receives results in `.liveStream` mode (required there, and not allowed in the other
     /// modes, as in MediaPipe). Held weakly, here and by the classifier.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
-    /// The locale of the display names to use, matched exactly against the `locale` of the
-    /// model's label files (no fallback); nil means "en". Display names are nil when no label
-    /// file has that locale.
-    public var displayNamesLocale: String?
+    /// The locale of the display names, such as "en" or "fr". Default "en", as in MediaPipe.
+    ///
+    /// It is matched exactly against the `locale` of the model's label files, without fallback:
+    /// each category's `displayName` comes from the label file of that locale, and is nil when
+    /// the model has none (its `categoryName` always comes from the model's first label file).
+    public var displayNamesLocale = "en"
     /// The maximum number of categories per head, highest scores first; negative means all.
     /// Default -1. Zero is an `invalidArgumentError` at creation.
     public var maxResults: Int = -1

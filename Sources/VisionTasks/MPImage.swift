@@ -40,6 +40,12 @@ public struct MPImage: Sendable {
     public static var maximumFileSize: Int { ImageDecoder.maxFileSize }
 
     /// Decodes a JPEG, PNG or WebP file.
+    ///
+    /// Transparency is dropped, not composited over a background nor premultiplied: an RGBA
+    /// file (or a tRNS chunk) classifies as its RGB values, a gray + alpha PNG as its gray
+    /// picture (gray repeated in red, green and blue, transparent pixels keeping their gray).
+    /// MediaPipe's RGBA images behave the same; its file loader refuses gray + alpha PNGs
+    /// ("Expected image with 1 (grayscale), 3 (RGB) or 4 (RGBA) channels, found 2 channels.").
     /// - Parameters:
     ///   - url: a file URL.
     ///   - orientation: overrides the file's EXIF orientation when given.

@@ -116,13 +116,6 @@ struct ManifestErrorTests {
         let error = #expect(throws: TasksError.self) { try ImageLabeler(options: options) }
         #expect(error?.message == "maxResultCount must be at least 1, got 0.")
     }
-
-    @Test func remoteModelsFailClearly() {
-        let options = AutoMLImageLabelerOptions(remoteModel: AutoMLImageLabelerRemoteModel(name: "flowers"))
-        let error = #expect(throws: TasksError.self) { try ImageLabeler(options: options) }
-        #expect(error?.code == .unimplementedError)
-        #expect(error?.message.contains("'flowers'") == true)
-    }
 }
 
 /// A symbolic link inside the export must not lead the model path out of the folder.

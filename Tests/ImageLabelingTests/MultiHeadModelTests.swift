@@ -16,7 +16,7 @@ import Testing
         #expect(error?.code == .invalidArgumentError)
         #expect(error?.subject == .file(path))
         #expect(
-            error?.reason == "An image labeler uses one output, but this model has 2 (output 0, output 1); "
+            error?.reason == "ML Kit's image labeler uses one output (head), but this model has 2 (output 0, output 1); "
                 + "use VisionTasks' ImageClassifier, which returns every head.")
     }
 

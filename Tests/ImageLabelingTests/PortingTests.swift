@@ -67,21 +67,29 @@ struct PortingTests {
         #expect(labels.first?.text == "roses")
     }
 
-    /// ML Kit's `process(_:completion:)` calls back on the main queue, which a Linux program must
-    /// run (`RunLoop.main.run()`, `dispatchMain()`, or an async `main`). Only a run loop drains it
-    /// on the main thread there: under `dispatchMain()` and async `main` (as in this test runner)
-    /// its blocks run serially on another thread, so the check is the queue, not `Thread.isMainThread`.
-    @Test(.hangGuard) func processCallsBackOnTheMainQueue() async throws {
+    /// The guide's `process(_:completion:)` in a `@MainActor` view controller, whose completion
+    /// sets the controller's state (Swift 6 strict concurrency). ML Kit calls it on the main
+    /// thread; here on the main actor, which Linux runs on the main queue: drained on the main
+    /// thread by a run loop, and serially on another thread under `dispatchMain()` or an async
+    /// `main` (as in this test runner), so the check is the queue, not `Thread.isMainThread`.
+    @MainActor @Test(.hangGuard) func completionUpdatesMainActorStateOnTheMainQueue() async throws {
         let export = try AutoMLExport()
-        let imageLabeler = ImageLabeler.imageLabeler(
-            options: AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath)))
+        let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: export.manifestPath))
+        options.confidenceThreshold = NSNumber(value: 0.0)
+        let controller = LabelingViewController(labeler: ImageLabeler.imageLabeler(options: options))
         let image = try VisionImage(contentsOf: TestData.image("burger.jpg"))
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main")
-        let queue: String? = await withCheckedContinuation { continuation in
-            imageLabeler.process(image) { _, _ in continuation.resume(returning: DispatchQueue.getSpecific(key: key)) }
+        await withCheckedContinuation { continuation in
+            controller.label(image) {
+                controller.completionQueue = DispatchQueue.getSpecific(key: key)
+                continuation.resume()
+            }
         }
-        #expect(queue == "main")
+        #expect(controller.completionQueue == "main")
+        let expected = try controller.labeler.results(in: image)
+        #expect(expected.count == 5)
+        #expect(controller.resultsText == expected.map { "\($0.text) \($0.confidence) \($0.index)" }.joined(separator: "\n"))
     }
 
     @Test func processReportsCreationErrors() async throws {
@@ -149,5 +157,32 @@ struct CustomModelTests {
         let labels = try labeler("mobilenet_v1_0.25_224_quant_without_subgraph_metadata.tflite", maxResultCount: 1)
             .results(in: VisionImage(contentsOf: TestData.image("burger.jpg")))
         #expect(labels == [ImageLabel(text: "", confidence: 0.97265625, index: 934)])
+    }
+}
+
+/// A view controller as the guide writes one (`UIViewController` is `@MainActor`): the labeling
+/// completion sets `resultsText`, main-actor state.
+@MainActor
+final class LabelingViewController {
+    let labeler: ImageLabeler
+    var resultsText = ""
+    var completionQueue: String?
+
+    init(labeler: ImageLabeler) { self.labeler = labeler }
+
+    func label(_ image: VisionImage, then done: @escaping @MainActor () -> Void) {
+        // --- From the guide ---
+        labeler.process(image) { labels, error in
+            defer { done() }  // not in the guide: tells the test the completion ran
+            guard error == nil, let labels = labels else { return }
+            // Task succeeded.
+            self.resultsText = labels.map { label in
+                let labelText = label.text
+                let confidence = label.confidence
+                let index = label.index
+                return "\(labelText) \(confidence) \(index)"
+            }.joined(separator: "\n")
+        }
+        // --- End of the guide's code ---
     }
 }

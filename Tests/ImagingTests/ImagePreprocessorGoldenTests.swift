@@ -102,9 +102,9 @@ struct ImagePreprocessorGoldenTests {
             mirrored: testCase.mirrored)
         for sample in testCase.samples {
             switch testCase.element {
-            case .uint8:
+            case .uint8, .int8:
                 #expect(Double(bytes[sample.index]) == sample.value, "\(testCase.name)[\(sample.index)]")
-            case .float32:
+            case .float32, .float32PerChannel:
                 let value = bytes.withUnsafeBytes { $0.load(fromByteOffset: sample.index * 4, as: Float.self) }
                 #expect(value == Float(sample.value), "\(testCase.name)[\(sample.index)]")
             }

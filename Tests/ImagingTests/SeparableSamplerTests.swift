@@ -28,6 +28,18 @@ struct SeparableSamplerTests {
                 BilinearSampler.sample(
                     image, geometry: geometry, tensorWidth: width, tensorHeight: height,
                     buffers: PreprocessingBuffers(), writer: FloatWriter(tensor: tensor, scale: scale, offset: offset))
+            case let .float32PerChannel(scale, offset):
+                BilinearSampler.sample(
+                    image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                    buffers: PreprocessingBuffers(),
+                    writer: PerChannelFloatWriter(tensor: tensor, scale: scale, offset: offset))
+            case .int8(let table):
+                table.values.withUnsafeBufferPointer { values in
+                    BilinearSampler.sample(
+                        image, geometry: geometry, tensorWidth: width, tensorHeight: height,
+                        buffers: PreprocessingBuffers(),
+                        writer: Int8Writer(tensor: tensor, table: values.baseAddress!))
+                }
             }
         }
         return bytes
@@ -113,7 +125,13 @@ struct SeparableSamplerTests {
         #expect(separableCount * 2 > total, "only \(separableCount) of \(total) geometries took the separable path")
     }
 
-    @Test("float elements", arguments: [TensorElement(mean: 127.5, std: 127.5), .float32(scale: -2, offset: 3.25)])
+    @Test(
+        "float and int8 elements",
+        arguments: [
+            TensorElement(mean: 127.5, std: 127.5), .float32(scale: -2, offset: 3.25),
+            TensorElement(mean: [123.675, 116.28, 103.53], std: [58.395, 57.12, 57.375]),
+            TensorElement(mean: [127.5], std: [127.5], quantizationScale: 1.0 / 128, zeroPoint: -1),
+        ])
     func floats(element: TensorElement) throws {
         let image = try Self.picture(.rgb8, width: 97, height: 61, seed: 9)
         for rotation in [0, 90, 180, 270] {

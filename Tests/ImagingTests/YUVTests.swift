@@ -131,6 +131,46 @@ struct YUVTests {
         #expect(mismatches.isEmpty)
     }
 
+    /// FFmpeg's default 4:2:0 path (`pmulhw` on values × 8, each term truncated, summed,
+    /// saturated) with BT.601's coefficients, written out independently of the tables; video
+    /// frames use it (checked against `ffmpeg -pix_fmt rgb24` by the VideoInput tests).
+    @Test("truncated terms: each term floored, as swscale's default path", arguments: YUVColorRange.allCases)
+    func truncatedTerms(range: YUVColorRange) {
+        let (yOffset, cY, cVR, cUG, cVG, cUB): (Int32, Int32, Int32, Int32, Int32, Int32) =
+            range == .video ? (16, 9539, 13075, -3209, -6660, 16525) : (0, 8192, 11485, -2819, -5850, 14516)
+        func pmulhw(_ value: Int32, _ coefficient: Int32) -> Int32 { (value * 8 * coefficient) >> 16 }
+        let chroma = Array(stride(from: 0, through: 255, by: 5)) + [128]
+        var mismatches: [String] = [], differing = 0, total = 0, largestGap: Int32 = 0
+        YUVToRGB.withConversion(for: range, rounding: .truncatedTerms) { conversion in
+            for y in 0...255 {
+                for u in chroma {
+                    for v in chroma {
+                        let luma = pmulhw(Int32(y) - yOffset, cY), (cu, cv) = (Int32(u) - 128, Int32(v) - 128)
+                        let clamp = { (value: Int32) in min(max(value, 0), 255) }
+                        let expected = (
+                            clamp(luma + pmulhw(cv, cVR)), clamp(luma + pmulhw(cu, cUG) + pmulhw(cv, cVG)),
+                            clamp(luma + pmulhw(cu, cUB))
+                        )
+                        let rgb = conversion.rgb(y: UInt8(y), u: UInt8(u), v: UInt8(v))
+                        if rgb != expected && mismatches.count < 10 {
+                            mismatches.append("(\(y), \(u), \(v)): \(rgb) instead of \(expected)")
+                        }
+                        let rounded = referenceChannels(UInt8(y), UInt8(u), UInt8(v), range)
+                        differing += rgb == rounded ? 0 : 1
+                        total += 1
+                        largestGap = max(
+                            largestGap, abs(rgb.red - rounded.red), abs(rgb.green - rounded.green),
+                            abs(rgb.blue - rounded.blue))
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty)
+        #expect(differing * 4 > total, "the roundings differ on \(differing) of \(total) triples")
+        // Three floors lose at most 3 levels against one rounding.
+        #expect(largestGap <= 3)
+    }
+
     @Test(
         "pixels read as the covering chroma sample, for odd sizes and padded planes",
         arguments: YUVTests.formats, YUVColorRange.allCases)

@@ -110,7 +110,10 @@ struct ModelFileTests {
         #expect(output.normalization == nil)
         #expect(output.scoreCalibration == expected.calibration)
         #expect(output.scoreThresholding == nil)
-        #expect(output.associatedFiles == expected.outputFiles)
+        // Descriptions are compared with tflite-support's own reading in check_metadata_tools.py.
+        #expect(
+            output.associatedFiles.map { AssociatedFileInfo(name: $0.name, type: $0.type, locale: $0.locale) }
+                == expected.outputFiles)
         for file in output.associatedFiles {
             #expect(try !model.associatedFiles.contents(of: file.name).isEmpty)
         }

@@ -83,6 +83,22 @@ struct LabelManifestErrorTests {
         #expect(run.diagnostics.count == 1 && run.diagnostics[0].contains(given), "\(run)")
     }
 
+    /// `--model` with a two-head model: refused (ML Kit reads one head), naming the file and the heads.
+    @Test func twoHeadModelIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("two_heads.tflite").path
+        try Data(ReshapeModel.bytes(outputShapes: [[1, 48], [1, 48]])).write(to: URL(fileURLWithPath: path))
+        let run = try await VisionTasksTool.run(["label", "--model", path, Fixture.burger])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: INVALID_ARGUMENT: \(path): ML Kit's image labeler uses one output (head), but this model has 2 (output 0, "
+                    + "output 1); use VisionTasks' ImageClassifier, which returns every head."
+            ], "\(run)")
+    }
+
     /// `--model` with a file that is not a model: status 1, the path named.
     @Test(arguments: ["missing.tflite", "dict.txt"])
     func unusableCustomModelFailsNamingIt(name: String) async throws {
@@ -112,10 +128,13 @@ struct LabelUsageErrorTests {
 
     static let cases: [UsageCase] = [
         UsageCase(
-            id: "neither --manifest nor --model", arguments: ["IMAGE"], message: "error: --manifest or --model is required"),
+            id: "no model option", arguments: ["IMAGE"], message: "error: --manifest, --model or --remote is required"),
         UsageCase(
             id: "both --manifest and --model", arguments: ["--manifest", "MANIFEST", "--model", "MODEL", "IMAGE"],
-            message: "error: give --manifest or --model, not both"),
+            message: "error: give one of --manifest, --model and --remote"),
+        UsageCase(
+            id: "both --remote and --model", arguments: ["--remote", "flowers", "--model", "MODEL", "IMAGE"],
+            message: "error: give one of --manifest, --model and --remote"),
         UsageCase(
             id: "--confidence abc", arguments: ["--manifest", "MANIFEST", "--confidence", "abc", "IMAGE"],
             message: "error: --confidence expects a number, got 'abc'"),
@@ -181,7 +200,7 @@ struct LabelUsageErrorTests {
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
     static let options = [
-        "--manifest", "--model", "--confidence", "--max-results", "--format", "--report", "--verbose", "--jobs",
+        "--manifest", "--model", "--remote", "--confidence", "--max-results", "--format", "--report", "--verbose", "--jobs",
         "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
     ]
 
@@ -204,7 +223,9 @@ struct LabelHelpTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.isEmpty, "\(run)")
         let lines = run.stdoutLines
-        #expect(lines.first == "USAGE: vision-tasks label (--manifest MANIFEST | --model MODEL) [options] IMAGE_OR_FOLDER...")
+        #expect(
+            lines.first
+                == "USAGE: vision-tasks label (--manifest MANIFEST | --model MODEL | --remote NAME) [options] IMAGE_OR_FOLDER...")
         #expect(listedOptions(lines) == Self.options, "\(run)")
         #expect(run.stdout.contains("Default: 0.5 for AutoML"), "\(run)")
         #expect(run.stdout.contains("EXIT STATUS: 0 when every image was labeled, 1 when any failed"), "\(run)")

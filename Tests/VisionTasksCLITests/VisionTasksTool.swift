@@ -92,7 +92,10 @@ enum VisionTasksTool {
     /// stdout and stderr go to files (no pipe can fill up and block the tool); stdin is empty.
     /// - Throws: when the executable is missing or the run takes longer than `timeout` (both
     ///   recorded as issues at `sourceLocation`; a hung process is killed).
-    static func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
+    /// - Parameter environment: variables set for the run on top of the test's own.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Run {
         let executable = try #require(
             executable,
             "vision-tasks not found next to the test bundle (looked for \(candidates.map(\.path))); build it with `swift build`",
@@ -109,6 +112,7 @@ enum VisionTasksTool {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle

@@ -55,7 +55,8 @@ struct GeneratedModelsGoldenTests {
         for item in cases {
             let model = item.model
             let classifier = try fullClassifier("generated/\(model)") { options in
-                options.displayNamesLocale = item.options.displayNamesLocale
+                // No locale in the reference run: MediaPipe's default, which must be ours too.
+                if let locale = item.options.displayNamesLocale { options.displayNamesLocale = locale }
                 options.scoreThreshold = item.options.scoreThreshold ?? 0
             }
             let result = try classifier.classify(image: try MPImage(contentsOf: TestData.image(item.image)))

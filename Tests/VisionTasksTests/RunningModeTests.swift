@@ -9,7 +9,12 @@ import Testing
 struct RunningModeTests {
     static let model = "mobilenet_v1_0.25_224_quant.tflite"
 
-    final class Receiver: ImageClassifierLiveStreamDelegate {}
+    final class Receiver: ImageClassifierLiveStreamDelegate {
+        func imageClassifier(
+            _ imageClassifier: ImageClassifier, didFinishClassification result: ImageClassifierResult?,
+            timestampInMilliseconds: Int, error: (any Error)?
+        ) {}
+    }
 
     func classifier(_ mode: RunningMode, delegate: Receiver? = nil) throws -> ImageClassifier {
         let options = ImageClassifierOptions()

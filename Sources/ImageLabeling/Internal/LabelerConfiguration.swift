@@ -35,11 +35,22 @@ struct LabelerConfiguration {
         guard engine.heads.count == 1 else {
             // ML Kit's labeler reads one output; taking the first of several would be a guess.
             throw .invalidArgument(
-                "An image labeler uses one output, but this model has \(engine.heads.count) "
+                "ML Kit's image labeler uses one output (head), but this model has \(engine.heads.count) "
                     + "(\(engine.heads.map { $0.name.isEmpty ? "output \($0.index)" : $0.name }.joined(separator: ", "))); "
                     + "use VisionTasks' ImageClassifier, which returns every head.", subject: .file(model.path))
         }
         return engine
+    }
+
+    /// The installed version of a remote model, as a local model.
+    private static func downloaded(_ remote: RemoteModel) throws(TasksError) -> LocalModel {
+        guard let installed = ModelManager.modelManager().installed(remote) else {
+            throw .failedPrecondition(
+                "the remote model is not downloaded: call ModelManager.modelManager().download(_:conditions:) and "
+                    + "create the labeler after .mlkitModelDownloadDidSucceed (or `vision-tasks models download \(remote.name)`).",
+                subject: .remoteModel(remote.name))
+        }
+        return installed.localModel
     }
 
     /// The model file and, for AutoML exports, the manifest; and whether these are AutoML options.
@@ -52,12 +63,9 @@ struct LabelerConfiguration {
         case let custom as CustomImageLabelerOptions: (local, remote, isAutoML) = (custom.localModel, custom.remoteModel, false)
         default: throw .invalidArgument("Unsupported options type \(type(of: options)).")
         }
-        if let remote {
-            throw .unimplemented(
-                "Remote models are not available in this version: cannot download '\(remote.name)'; "
-                    + "use a local model.")
-        }
-        guard let local else { throw .invalidArgument("The options name no model.") }
+        var model = local
+        if model == nil, let remote { model = try Self.downloaded(remote) }
+        guard let local = model else { throw .invalidArgument("The options name no model.") }
         guard let automl = local as? AutoMLImageLabelerLocalModel else { return ((local.path, nil), isAutoML) }
         let manifest = try AutoMLManifest(path: automl.manifestPath)
         return ((manifest.modelURL.path, manifest), isAutoML)

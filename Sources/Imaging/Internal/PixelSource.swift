@@ -63,7 +63,7 @@ extension PixelImage {
             case .gray8:
                 return visitor.visit(PackedRGBSource<Gray8Layout>(base: base, bytesPerRow: bytesPerRow))
             case .nv12, .nv21, .i420, .i444, .yuyv:
-                return YUVToRGB.withConversion(for: colorRange, matrix: colorMatrix) { conversion in
+                return YUVToRGB.withConversion(for: colorRange, matrix: colorMatrix, rounding: yuvRounding) { conversion in
                     visitYUV(visitor, base: base, conversion: conversion)
                 }
             }

@@ -1,5 +1,6 @@
-/// Y'CbCr to RGB in FFmpeg swscale's 13-bit fixed point (see `YUVColorRange` for the formulas
-/// and `YUVColorMatrix` for how each matrix's coefficients are derived), read from tables.
+/// Y'CbCr to RGB in FFmpeg swscale's 13-bit fixed point (see `YUVColorRange` for the formulas,
+/// `YUVColorMatrix` for how each matrix's coefficients are derived and `YUVRounding` for the
+/// two roundings), read from tables.
 ///
 /// The one YUV-to-RGB conversion of the project: raw buffers, planes and video frames all come
 /// here. A value borrows its tables: use it only inside `withConversion(for:matrix:_:)`.
@@ -48,16 +49,25 @@ struct YUVToRGB {
             uToBlue: fixed13(chroma.uToBlue))
     }
 
-    private static func makeTerms(_ range: YUVColorRange, _ matrix: YUVColorMatrix) -> [Int32] {
+    private static func makeTerms(_ range: YUVColorRange, _ matrix: YUVColorMatrix, _ rounding: YUVRounding) -> [Int32] {
         let c = coefficients(range, matrix)
+        // roundedSum: the 13-bit terms, 0.5 added once. truncatedTerms: each term in pixel
+        // units as swscale's `pmulhw` gives it (`⌊8 x · c / 2^16⌋`), stored × 2^13 so that the
+        // same `>> 13` reads the sum back exactly.
+        let term = { (coefficient: Int32, value: Int32) -> Int32 in
+            switch rounding {
+            case .roundedSum: coefficient * value
+            case .truncatedTerms: ((8 * value * coefficient) >> 16) << 13
+            }
+        }
         var terms = [Int32](repeating: 0, count: 5 * 256)
         for value in 0..<256 {
             let centered = Int32(value) - 128
-            terms[value] = (Int32(value) - c.yOffset) * c.y + 4096
-            terms[256 + value] = c.vToRed * centered
-            terms[512 + value] = c.uToGreen * centered
-            terms[768 + value] = c.vToGreen * centered
-            terms[1024 + value] = c.uToBlue * centered
+            terms[value] = term(c.y, Int32(value) - c.yOffset) + (rounding == .roundedSum ? 4096 : 0)
+            terms[256 + value] = term(c.vToRed, centered)
+            terms[512 + value] = term(c.uToGreen, centered)
+            terms[768 + value] = term(c.vToGreen, centered)
+            terms[1024 + value] = term(c.uToBlue, centered)
         }
         // Every shifted sum must index the saturation table.
         func extremes(_ range: Range<Int>) -> (Int32, Int32) { (terms[range].min()!, terms[range].max()!) }
@@ -70,13 +80,15 @@ struct YUVToRGB {
         return terms
     }
 
-    /// The tables of every range and matrix, at `tableIndex(range, matrix)`.
-    private static let allTerms: [[Int32]] = YUVColorMatrix.allCases.flatMap { matrix in
-        YUVColorRange.allCases.map { range in makeTerms(range, matrix) }
+    /// The tables of every rounding, range and matrix, at `tableIndex(range, matrix, rounding)`.
+    private static let allTerms: [[Int32]] = [YUVRounding.roundedSum, .truncatedTerms].flatMap { rounding in
+        YUVColorMatrix.allCases.flatMap { matrix in
+            YUVColorRange.allCases.map { range in makeTerms(range, matrix, rounding) }
+        }
     }
 
-    /// The position of the tables of `range` and `matrix` in `allTerms`.
-    private static func tableIndex(_ range: YUVColorRange, _ matrix: YUVColorMatrix) -> Int {
+    /// The position of the tables of `range`, `matrix` and `rounding` in `allTerms`.
+    private static func tableIndex(_ range: YUVColorRange, _ matrix: YUVColorMatrix, _ rounding: YUVRounding) -> Int {
         let matrixIndex =
             switch matrix {
             case .bt601: 0
@@ -85,7 +97,9 @@ struct YUVToRGB {
             case .smpte240m: 3
             case .fcc: 4
             }
-        return matrixIndex * YUVColorRange.allCases.count + (range == .video ? 0 : 1)
+        let roundingIndex = rounding == .roundedSum ? 0 : 1
+        return (roundingIndex * YUVColorMatrix.allCases.count + matrixIndex) * YUVColorRange.allCases.count
+            + (range == .video ? 0 : 1)
     }
 
     /// The shifted sums lie in −289...550 (video range blue of BT.2020 and BT.709, Y = 0 to 255
@@ -93,13 +107,13 @@ struct YUVToRGB {
     private static let saturationOffset = 512
     private static let saturation: [UInt8] = (0..<1536).map { UInt8(min(max($0 - saturationOffset, 0), 255)) }
 
-    /// Calls `body` with the conversion for `range` and `matrix` (BT.601 unless given), valid
-    /// during the call.
+    /// Calls `body` with the conversion for `range`, `matrix` (BT.601 unless given) and
+    /// `rounding` (`.roundedSum` unless given), valid during the call.
     static func withConversion<Result>(
-        for range: YUVColorRange, matrix: YUVColorMatrix = .bt601,
+        for range: YUVColorRange, matrix: YUVColorMatrix = .bt601, rounding: YUVRounding = .roundedSum,
         _ body: (YUVToRGB) -> Result
     ) -> Result {
-        allTerms[tableIndex(range, matrix)].withUnsafeBufferPointer { terms in
+        allTerms[tableIndex(range, matrix, rounding)].withUnsafeBufferPointer { terms in
             saturation.withUnsafeBufferPointer { saturated in
                 body(YUVToRGB(terms: terms.baseAddress.unsafelyUnwrapped, saturated: saturated.baseAddress.unsafelyUnwrapped))
             }

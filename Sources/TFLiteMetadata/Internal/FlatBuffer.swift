@@ -208,6 +208,35 @@ struct FlatBufferTable {
         return tables
     }
 
+    /// The values of an `[int]` field; empty when absent.
+    func int32s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int32] {
+        guard let vector = try vector(id, name, elementSize: 4) else { return [] }
+        return (0..<vector.count).map { Int32(bitPattern: buffer.uint32(at: vector.elementPosition($0))) }
+    }
+
+    /// The values of a `[long]` field; empty when absent.
+    func int64s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int64] {
+        guard let vector = try vector(id, name, elementSize: 8) else { return [] }
+        return (0..<vector.count).map { Int64(bitPattern: buffer.uint64(at: vector.elementPosition($0))) }
+    }
+
+    /// The absolute position of the object a reference field (table, vector, string) points
+    /// to, or nil when absent; for copying the reference into another buffer.
+    func referenceTarget(_ id: Int, _ name: String) throws(FlatBufferError) -> Int? {
+        guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
+        return try buffer.offsetTarget(at: at, path: fieldPath(name))
+    }
+
+    /// Whether the vtable has a non-zero slot at or after `id` (a field this reader does not know).
+    func hasField(atOrAfter id: Int) -> Bool {
+        var slot = 4 + 2 * id
+        while slot + 2 <= vtableSize {
+            if buffer.uint16(at: vtable + slot) != 0 { return true }
+            slot += 2
+        }
+        return false
+    }
+
     /// The values of a `[float]` field; empty when absent.
     func floats(_ id: Int, _ name: String) throws(FlatBufferError) -> [Float] {
         guard let vector = try vector(id, name, elementSize: 4) else { return [] }

@@ -3,13 +3,37 @@
 /// From the TFLite model schema (`tensorflow/compiler/mlir/lite/schema/schema.fbs`,
 /// file identifier "TFL3") and the TFLite Support metadata schema
 /// (`tensorflow_lite_support/metadata/metadata_schema.fbs`, file identifier "M001").
-/// Only the fields MediaPipe's image classifier reads are listed.
+/// The fields MediaPipe's image classifier reads, and those the metadata writer and `inspect` use.
 enum Schema {
     /// `table Model`.
     enum Model {
+        static let version = 0
         static let subgraphs = 2
         static let buffers = 4
         static let metadata = 6
+        /// The number of fields this schema version declares (ids 0..<fieldCount).
+        static let fieldCount = 8
+    }
+
+    /// `table SubGraph` (TFLite schema).
+    enum SubGraph {
+        static let tensors = 0
+        static let inputs = 1
+        static let outputs = 2
+    }
+
+    /// `table Tensor` (TFLite schema).
+    enum Tensor {
+        static let shape = 0
+        static let type = 1
+        static let name = 3
+        static let quantization = 4
+    }
+
+    /// `table QuantizationParameters` (TFLite schema).
+    enum QuantizationParameters {
+        static let scale = 2
+        static let zeroPoint = 3
     }
 
     /// `table Buffer`.
@@ -29,8 +53,11 @@ enum Schema {
     /// `table ModelMetadata` (the root of the "M001" buffer).
     enum ModelMetadata {
         static let name = 0
+        static let description = 1
         static let version = 2
         static let subgraphMetadata = 3
+        static let author = 4
+        static let license = 5
         static let minParserVersion = 7
     }
 
@@ -43,6 +70,7 @@ enum Schema {
     /// `table TensorMetadata`.
     enum TensorMetadata {
         static let name = 0
+        static let description = 1
         static let content = 3
         static let processUnits = 4
         static let associatedFiles = 6
@@ -53,6 +81,8 @@ enum Schema {
         static let propertiesType = 0
         static let properties = 1
         /// `ContentProperties` union member `ImageProperties`.
+        /// `ContentProperties` union members.
+        static let featurePropertiesType: UInt8 = 1
         static let imagePropertiesType: UInt8 = 2
     }
 
@@ -105,6 +135,7 @@ enum Schema {
     /// `table AssociatedFile`.
     enum AssociatedFile {
         static let name = 0
+        static let description = 1
         static let type = 2
         static let locale = 3
     }

@@ -6,7 +6,9 @@ import TasksCommon
 ///
 /// A frame in a format Imaging's sampler reads (see `FrameLayout`) has its planes copied as
 /// they are (`av_image_copy_plane`), with the frame's range and colour matrix; the classifier
-/// then converts only the pixels it samples. Other formats are first repacked by libswscale
+/// then converts only the pixels it samples. yuv420p and yuvj420p frames convert with
+/// FFmpeg's default rounding (`YUVRounding.truncatedTerms`), so that their RGB is exactly what
+/// `ffmpeg -pix_fmt rgb24` and OpenCV's `VideoCapture` give for the same stream. Other formats are first repacked by libswscale
 /// (`sws_getCachedContext`, `sws_setColorspaceDetails`, `sws_scale`): YUV to YUV with the
 /// range kept and no matrix change, or RGB-like formats to `rgb24`; never YUV to RGB.
 ///
@@ -61,13 +63,23 @@ final class FrameConverter {
         do throws(TasksError) {
             switch layout {
             case .copied(let pixelFormat):
-                return try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
+                let image = try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
+                return Self.followsFFmpegDefault(format) ? image.withYUVRounding(.truncatedTerms) : image
             case .repacked(let target, let pixelFormat):
                 return try repack(frame, to: target, as: pixelFormat, range: range, matrix: matrix, source: source)
             }
         } catch {
             throw error.naming(.videoSource(source))  // `PixelImage`'s size errors have no subject
         }
+    }
+
+    /// Whether frames of `format` convert to RGB as `ffmpeg -pix_fmt rgb24` and OpenCV's
+    /// `VideoCapture` convert them by default (`YUVRounding.truncatedTerms`): 8-bit planar
+    /// 4:2:0, what H.264, HEVC, VP9 and AV1 streams decode to in software. Other layouts keep
+    /// libswscale's exact rounding (FFmpeg's default for them takes other paths, interpolating
+    /// the chroma).
+    static func followsFFmpegDefault(_ format: AVPixelFormat) -> Bool {
+        format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P
     }
 
     /// Copies the planes of `frame` one after another, each row exactly as long as its pixels

@@ -3,12 +3,13 @@ import ImageLabeling
 import TasksCommon
 
 /// `vision-tasks label`: labels image files and folders with ML Kit's image labeler, for an
-/// AutoML Vision Edge export (`--manifest`) or a custom model with metadata (`--model`).
+/// AutoML Vision Edge export (`--manifest`), a custom model with metadata (`--model`) or a
+/// downloaded remote model (`--remote`).
 struct LabelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "label",
         abstract: "Label image files and folders with an AutoML export or a custom model (ML Kit).",
-        usage: "vision-tasks label (--manifest MANIFEST | --model MODEL) [options] IMAGE_OR_FOLDER...",
+        usage: "vision-tasks label (--manifest MANIFEST | --model MODEL | --remote NAME) [options] IMAGE_OR_FOLDER...",
         discussion: """
             Labels JPEG, PNG and WebP images (folders are searched recursively) as ML Kit's image
             labeler does: labels with a confidence at or above the threshold, highest first.
@@ -25,6 +26,10 @@ struct LabelCommand: ParsableCommand {
         help: "An AutoML Vision Edge export's manifest.json (labels from its labels file, such as dict.txt).")
     static let model = Option<String?>(
         name: "model", valueName: "PATH", help: "A custom .tflite model (labels from its metadata).")
+    static let remote = Option<String?>(
+        name: "remote", valueName: "NAME",
+        help: "A model downloaded with `vision-tasks models download NAME` (from the cache in VISION_TASKS_MODEL_CACHE, "
+            + "else $XDG_CACHE_HOME/swift-vision-tasks/models); an error when it is not downloaded.")
     static let confidence = Option<Float?>(
         name: "confidence", valueName: "T",
         help:
@@ -48,7 +53,7 @@ struct LabelCommand: ParsableCommand {
 
     static let optionTable =
         [
-            manifest.definition, model.definition, confidence.definition, maxResults.definition,
+            manifest.definition, model.definition, remote.definition, confidence.definition, maxResults.definition,
             format.definition, ReportOption.report.definition, StandardOptions.verbose.definition,
         ] + BatchOptionGroup.optionTable
 
@@ -56,6 +61,7 @@ struct LabelCommand: ParsableCommand {
     enum Source {
         case manifest(String)
         case model(String)
+        case remote(String)
     }
 
     let source: Source
@@ -69,12 +75,15 @@ struct LabelCommand: ParsableCommand {
     let images: [FileSystemPath]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        switch (try parsed.value(Self.manifest), try parsed.value(Self.model)) {
-        case (let manifest?, nil): source = .manifest(manifest)
-        case (nil, let model?): source = .model(model)
-        case (nil, nil): throw UsageError("--manifest or --model is required")
-        case (_?, _?): throw UsageError("give --manifest or --model, not both")
+        let sources = [
+            try parsed.value(Self.manifest).map(Source.manifest), try parsed.value(Self.model).map(Source.model),
+            try parsed.value(Self.remote).map(Source.remote),
+        ].compactMap { $0 }
+        guard sources.count == 1, let source = sources.first else {
+            throw UsageError(
+                sources.isEmpty ? "--manifest, --model or --remote is required" : "give one of --manifest, --model and --remote")
         }
+        self.source = source
         confidence = try parsed.value(Self.confidence)
         maxResults = try parsed.value(Self.maxResults)
         report = try parsed.value(ReportOption.report)
@@ -115,9 +124,19 @@ struct LabelCommand: ParsableCommand {
             switch source {
             case .manifest(let path): AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: path))
             case .model(let path): CustomImageLabelerOptions(localModel: LocalModel(path: path))
+            case .remote(let name): Self.remoteOptions(name)
             }
         options.confidenceThreshold = confidence.map { NSNumber(value: $0) }
         options.maxResultCount = maxResults
         return options
+    }
+
+    /// AutoML options for an AutoML bundle, custom options for a single model; AutoML options
+    /// (whose labeler then reports "not downloaded") when the model is not in the cache.
+    private static func remoteOptions(_ name: String) -> CommonImageLabelerOptions {
+        if ModelManager.modelManager().installed(named: name)?.kind == .tflite {
+            return CustomImageLabelerOptions(remoteModel: CustomRemoteModel(remoteModelSource: HTTPModelSource(name: name)))
+        }
+        return AutoMLImageLabelerOptions(remoteModel: AutoMLImageLabelerRemoteModel(name: name))
     }
 }

@@ -17,8 +17,9 @@ struct ClassifierOptionGroup: ParsableArguments {
         default: 0, defaultDescription: "0", transform: ValueParser.number("score-threshold"))
     static let allow = RepeatedOption(name: "allow", valueName: "NAME", help: "Keep only this category name; repeat for several.")
     static let deny = RepeatedOption(name: "deny", valueName: "NAME", help: "Drop this category name; repeat for several.")
-    static let locale = Option<String?>(
-        name: "locale", valueName: "CODE", help: "Display-names locale.", defaultDescription: "en")
+    static let locale = Option<String>(
+        name: "locale", valueName: "CODE", help: "Display-names locale.", default: "en", defaultDescription: "en"
+    ) { $0 }
     static let threads = Option<Int>(
         name: "threads", valueName: "N",
         help: "CPU threads for inference, \(ValueRanges.threads.lowerBound)...\(ValueRanges.threads.upperBound).",
@@ -35,7 +36,7 @@ struct ClassifierOptionGroup: ParsableArguments {
     let scoreThreshold: Float
     let allowlist: [String]
     let denylist: [String]
-    let locale: String?
+    let locale: String
     let threads: Int
 
     init(_ parsed: ParsedArguments) throws(UsageError) {

@@ -8,6 +8,9 @@ protocol ParsableCommand: ParsableArguments {
     /// - Throws: `UsageError` for a mistake found only now (a folder without images), before
     ///   any model is loaded.
     func run() throws(UsageError) -> Int32
+
+    /// Parses `arguments` and runs; a command with subcommands dispatches to them instead.
+    static func main(_ arguments: [CommandLineArgument]) throws(UsageError) -> Int32
 }
 
 /// What a command says about itself in the help. (swift-argument-parser's `CommandConfiguration`.)

@@ -29,17 +29,20 @@ enum TableText {
         }
     }
 
-    /// The rows under a header, each column as wide as its widest cell: the first and last
-    /// columns right-aligned (numbers), the others left-aligned. Cells must be escaped already.
-    static func aligned(header: [String], rows: [[String]], indent: String) -> [String] {
+    /// The rows under a header, each column as wide as its widest cell: the `rightAligned`
+    /// columns (numbers; by default the first and last) right-aligned, the others left-aligned,
+    /// trailing spaces removed. Cells must be escaped already.
+    static func aligned(header: [String], rows: [[String]], indent: String, rightAligned: Set<Int>? = nil) -> [String] {
+        let rightAligned = rightAligned ?? [0, header.count - 1]
         let table = [header] + rows
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         return table.map { row in
             let cells = row.enumerated().map { column, text in
                 let padding = String(repeating: " ", count: widths[column] - text.count)
-                return column == 0 || column == row.count - 1 ? padding + text : text + padding
+                return rightAligned.contains(column) ? padding + text : text + padding
             }
-            return indent + cells.joined(separator: "  ")
+            let line = indent + cells.joined(separator: "  ")
+            return String(line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)])
         }
     }
 }

@@ -13,7 +13,7 @@ extension ClassifierOptionGroup {
             .init(name: "score threshold", value: String(scoreThreshold)),
             .init(name: "allowlist", value: allowlist.isEmpty ? "(none)" : allowlist.joined(separator: ", ")),
             .init(name: "denylist", value: denylist.isEmpty ? "(none)" : denylist.joined(separator: ", ")),
-            .init(name: "display-names locale", value: locale ?? "en"),
+            .init(name: "display-names locale", value: locale),
             .init(name: "threads", value: String(threads)),
         ]
     }
@@ -48,11 +48,13 @@ extension LabelCommand {
             switch source {
             case .manifest(let path): .init(name: "AutoML manifest", value: path)
             case .model(let path): .init(name: "model", value: path)
+            case .remote(let name): .init(name: "remote model", value: name)
             }
         let threshold =
             confidence.map { String($0) }
             ?? {
                 if case .manifest = source { return "0.5 (AutoML default)" }
+                if case .remote = source { return "0.5 for AutoML bundles; else from the model's metadata, else 0" }
                 return "from the model's metadata, else 0"
             }()
         return [

@@ -1,42 +1,66 @@
 import Foundation
 
-/// A value in a FlatBuffer built by the tests: a tree written front to back (parents
-/// before children, so every `uoffset_t` points forward as the format requires).
-public indirect enum FB {
-    /// A table: field id -> value. A union takes two ids (`_type` as `.uint8`, then the table).
-    case table([Int: FB])
+/// A value to write into a FlatBuffer: a tree written front to back (parents before
+/// children, so every `uoffset_t` points forward as the format requires).
+///
+/// The writer of the metadata writer (`ModelMetadataWriter`) and of the tests' hand-made
+/// models. Field ids are the schema's declaration order; a union takes two ids (`_type` as
+/// `.uint8`, then the table). Callers keep buffers far below 2 GiB (offsets are 32-bit).
+package indirect enum FlatBufferValue: Sendable {
+    /// A table: field id -> value.
+    case table([Int: FlatBufferValue])
     case uint8(UInt8)
     case uint32(UInt32)
     case uint64(UInt64)
     case float(Float)
     case string(String)
     /// A vector of tables.
-    case tables([FB])
+    case tables([FlatBufferValue])
     /// A vector of `count` offsets that all point to one table (to test shared references).
-    case sharedTables(FB, count: Int)
+    case sharedTables(FlatBufferValue, count: Int)
     case floats([Float])
     /// A `[ubyte]` vector.
     case bytes([UInt8])
+    /// A `[ubyte]` vector whose elements start 16-byte aligned, as TFLite's `Buffer.data`
+    /// (`force_align: 16`) needs.
+    case alignedBytes([UInt8])
     /// An `[int]` vector.
     case int32s([Int32])
     /// A `[long]` vector.
     case int64s([Int64])
+    /// An offset to the object at this position of the bytes that follow the built buffer
+    /// (see `prefix(root:identifier:followingAlignment:)`); a table field or a `.tables` element.
+    case following(Int)
 
     /// The bytes of a FlatBuffer whose root is `root`, with an optional 4-character identifier.
-    public static func buffer(root: FB, identifier: String?) -> [UInt8] {
+    package static func buffer(root: FlatBufferValue, identifier: String?) -> [UInt8] {
+        prefix(root: root, identifier: identifier, followingAlignment: 1)
+    }
+
+    /// The bytes of a FlatBuffer whose root is `root`, padded to a multiple of
+    /// `followingAlignment`, to be followed by other bytes that `.following` values point into (positions counted from the first following byte).
+    ///
+    /// Following bytes keep their alignment modulo `followingAlignment`.
+    package static func prefix(root: FlatBufferValue, identifier: String?, followingAlignment: Int) -> [UInt8] {
         var writer = FlatBufferWriter()
         writer.bytes =
             [0, 0, 0, 0] + Array((identifier ?? "").utf8.prefix(4))
             + Array(repeating: 0, count: 4 - min(4, identifier?.utf8.count ?? 0))
         let rootPosition = writer.place(root)
         writer.patch32(at: 0, UInt32(rootPosition))
+        writer.align(followingAlignment)
+        for (slot, position) in writer.followingReferences {
+            writer.patch32(at: slot, UInt32(writer.bytes.count + position - slot))
+        }
         return writer.bytes
     }
 }
 
-/// Writes `FB` trees; see `FB.buffer(root:identifier:)`.
-struct FlatBufferWriter {
+/// Writes `FlatBufferValue` trees; see `FlatBufferValue.buffer(root:identifier:)`.
+private struct FlatBufferWriter {
     var bytes: [UInt8] = []
+    /// Offset slots to patch once the buffer's length is known: (slot, position in the following bytes).
+    var followingReferences: [(slot: Int, position: Int)] = []
 
     mutating func align(_ alignment: Int) {
         while bytes.count % alignment != 0 { bytes.append(0) }
@@ -53,7 +77,7 @@ struct FlatBufferWriter {
     }
 
     /// Writes `node` at the end and returns its position.
-    mutating func place(_ node: FB) -> Int {
+    mutating func place(_ node: FlatBufferValue) -> Int {
         switch node {
         case .table(let fields):
             return placeTable(fields)
@@ -69,18 +93,16 @@ struct FlatBufferWriter {
             append32(UInt32(values.count))
             bytes += values
             return position
+        case .alignedBytes(let values):
+            while (bytes.count + 4) % 16 != 0 { bytes.append(0) }
+            let position = bytes.count
+            append32(UInt32(values.count))
+            bytes += values
+            return position
         case .floats(let values):
-            align(4)
-            let position = bytes.count
-            append32(UInt32(values.count))
-            for value in values { append32(value.bitPattern) }
-            return position
+            return placeScalars(values.map(\.bitPattern))
         case .int32s(let values):
-            align(4)
-            let position = bytes.count
-            append32(UInt32(values.count))
-            for value in values { append32(UInt32(bitPattern: value)) }
-            return position
+            return placeScalars(values.map { UInt32(bitPattern: $0) })
         case .int64s(let values):
             // The elements must be 8-byte aligned, so the length before them sits 4 bytes earlier.
             while (bytes.count + 4) % 8 != 0 { bytes.append(0) }
@@ -92,35 +114,49 @@ struct FlatBufferWriter {
             }
             return position
         case .tables(let children):
-            align(4)
-            let position = bytes.count
-            append32(UInt32(children.count))
-            let slots = bytes.count
-            bytes += Array(repeating: 0, count: 4 * children.count)
+            let (position, slots) = placeOffsetSlots(children.count)
             for (index, child) in children.enumerated() {
                 let slot = slots + 4 * index
-                let target = place(child)
-                patch32(at: slot, UInt32(target - slot))
+                if case .following(let target) = child {
+                    followingReferences.append((slot, target))
+                } else {
+                    let target = place(child)
+                    patch32(at: slot, UInt32(target - slot))
+                }
             }
             return position
         case .sharedTables(let child, let count):
-            align(4)
-            let position = bytes.count
-            append32(UInt32(count))
-            let slots = bytes.count
-            bytes += Array(repeating: 0, count: 4 * count)
+            let (position, slots) = placeOffsetSlots(count)
             let target = place(child)
             for index in 0..<count {
                 let slot = slots + 4 * index
                 patch32(at: slot, UInt32(target - slot))
             }
             return position
-        case .uint8, .uint32, .uint64, .float:
-            preconditionFailure("scalars are written inline in tables")
+        case .uint8, .uint32, .uint64, .float, .following:
+            preconditionFailure("scalars and single offsets are written inline in tables")
         }
     }
 
-    private static func inlineSize(_ node: FB) -> Int {
+    /// A vector of `count` zeroed offsets; returns its position and that of its first element.
+    private mutating func placeOffsetSlots(_ count: Int) -> (position: Int, slots: Int) {
+        align(4)
+        let position = bytes.count
+        append32(UInt32(count))
+        let slots = bytes.count
+        bytes += Array(repeating: 0, count: 4 * count)
+        return (position, slots)
+    }
+
+    private mutating func placeScalars(_ values: [UInt32]) -> Int {
+        align(4)
+        let position = bytes.count
+        append32(UInt32(values.count))
+        for value in values { append32(value) }
+        return position
+    }
+
+    private static func inlineSize(_ node: FlatBufferValue) -> Int {
         switch node {
         case .uint8: 1
         case .uint64: 8
@@ -128,7 +164,7 @@ struct FlatBufferWriter {
         }
     }
 
-    private mutating func placeTable(_ fields: [Int: FB]) -> Int {
+    private mutating func placeTable(_ fields: [Int: FlatBufferValue]) -> Int {
         let ids = fields.keys.sorted()
         // Inline layout after the 4-byte soffset, each field aligned to its size.
         var offsets: [Int: Int] = [:]
@@ -153,7 +189,7 @@ struct FlatBufferWriter {
         append32(UInt32(bitPattern: Int32(table - vtable)))
         bytes += Array(repeating: 0, count: size - 4)
 
-        var references: [(position: Int, node: FB)] = []
+        var references: [(position: Int, node: FlatBufferValue)] = []
         for id in ids {
             let position = table + offsets[id]!
             switch fields[id]! {
@@ -163,6 +199,7 @@ struct FlatBufferWriter {
             case .uint64(let value):
                 patch32(at: position, UInt32(truncatingIfNeeded: value))
                 patch32(at: position + 4, UInt32(truncatingIfNeeded: value >> 32))
+            case .following(let target): followingReferences.append((position, target))
             case let reference: references.append((position, reference))
             }
         }

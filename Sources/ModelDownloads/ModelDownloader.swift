@@ -1,0 +1,216 @@
+import Foundation
+import Synchronization
+import TasksCommon
+
+/// What to download.
+package struct ModelRequest: Sendable {
+    /// Where the bundle is found.
+    package enum Location: Sendable {
+        /// Through the `index.json` at this base URL.
+        case index(baseURL: URL)
+        /// At this URL, without an index (MediaPipe's published models); the size comes from
+        /// Content-Length, which the server must send.
+        case file(URL, kind: ModelIndex.Kind)
+    }
+
+    /// The model's name in the index and in the cache.
+    package let name: String
+    package let location: Location
+    /// A SHA-256 the bundle must have, besides the index's (`--sha256`).
+    package let pinnedSHA256: String?
+
+    package init(name: String, location: Location, pinnedSHA256: String? = nil) {
+        (self.name, self.location, self.pinnedSHA256) = (name, location, pinnedSHA256?.lowercased())
+    }
+}
+
+/// Downloads models into a `ModelStore`: index, transfer, verify, unpack, load check, install.
+///
+/// Each download runs on a thread of its own. A failure at any step keeps the installed version
+/// current, removes the staging folder and reports a `TasksError` whose subject is the model and
+/// whose reason names the step. A download of a model while one of the same model into the same
+/// cache is under way joins it: the call returns the running download's `Progress`, and the
+/// first call's completion reports the outcome.
+package final class ModelDownloader: Sendable {
+    /// The downloads of this process.
+    package static let shared = ModelDownloader()
+
+    /// Checks that an unpacked candidate loads; throws the loader's error.
+    package typealias LoadCheck = @Sendable (InstalledModel) throws(TasksError) -> Void
+
+    private let running = Mutex<[String: Progress]>([:])
+
+    /// Starts downloading (or joins the running download of) `request` with `settings`.
+    /// - Returns: the progress in bytes of the bundle (its total is set once the size is known)
+    ///   and whether this call started the download (false: it joined one).
+    package func download(
+        _ request: ModelRequest, settings: DownloadSettings, loadCheck: @escaping LoadCheck,
+        completion: @escaping @Sendable (Result<InstalledModel, TasksError>) -> Void
+    ) -> (progress: Progress, started: Bool) {
+        let key = ModelStore(root: settings.cacheDirectory).folder(request.name).standardizedFileURL.path
+        let (progress, started) = running.withLock { running -> (Progress, Bool) in
+            if let progress = running[key] { return (progress, false) }
+            let progress = Progress(totalUnitCount: -1)
+            running[key] = progress
+            return (progress, true)
+        }
+        guard started else { return (progress, false) }
+        let job = DownloadJob(request: request, settings: settings, progress: progress, loadCheck: loadCheck)
+        let thread = Thread {
+            let outcome = Result { () throws(TasksError) in try job.run() }
+            _ = self.running.withLock { $0.removeValue(forKey: key) }
+            completion(outcome)
+        }
+        thread.name = "ModelDownloader \(request.name)"
+        thread.start()
+        return (progress, true)
+    }
+}
+
+/// One download, run on its own thread.
+private struct DownloadJob: Sendable {
+    let request: ModelRequest
+    let settings: DownloadSettings
+    let progress: Progress
+    let loadCheck: ModelDownloader.LoadCheck
+
+    private var name: String { request.name }
+    private var store: ModelStore { ModelStore(root: settings.cacheDirectory) }
+
+    func run() throws(TasksError) -> InstalledModel {
+        if let problem = ModelName.problem(name) {
+            throw .invalidArgument("cannot download \"\(name)\": \(problem)", subject: .remoteModel(name))
+        }
+        let staging = try store.makeStagingFolder(name)
+        defer {
+            try? FileManager.default.removeItem(at: staging)
+            // A first download that failed leaves no empty model folder (rmdir keeps a non-empty one).
+            _ = rmdir(store.folder(name).path)
+        }
+        let (url, entry) = try resolve(in: staging)
+        if let entry, let installed = store.installed(name), installed.version == entry.version,
+            installed.sha256 == entry.sha256, request.pinnedSHA256 == nil || request.pinnedSHA256 == entry.sha256
+        {
+            progress.totalUnitCount = entry.size
+            progress.completedUnitCount = entry.size
+            return installed
+        }
+        let bundle = staging.appendingPathComponent("bundle")
+        let outcome = try transfer(url, to: bundle, expectedSize: entry?.size)
+        try verify(outcome, entry: entry)
+        let kind = entry?.kind ?? request.kind
+        let unpacked = try unpack(bundle, kind: kind, in: staging)
+        let candidate = InstalledModel(
+            name: name, version: entry?.version ?? 1, sha256: outcome.sha256, kind: kind, directory: unpacked)
+        do throws(TasksError) {
+            try loadCheck(candidate)
+        } catch {
+            // The staging folder is gone when the user reads this: name files inside the bundle.
+            let reason = error.message.replacingOccurrences(of: unpacked.path + "/", with: "bundle's ")
+            throw .download(error.code, step: .load, model: name, reason)
+        }
+        return try store.install(unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
+    }
+
+    /// The bundle's URL and, from an index, its entry.
+    private func resolve(in staging: URL) throws(TasksError) -> (URL, ModelIndex.Entry?) {
+        switch request.location {
+        case .file(let url, _):
+            return (url, nil)
+        case .index(let baseURL):
+            let base = baseURL.absoluteString.hasSuffix("/") ? baseURL : URL(string: baseURL.absoluteString + "/") ?? baseURL
+            let indexURL = base.appendingPathComponent(ModelIndex.fileName)
+            let file = staging.appendingPathComponent(ModelIndex.fileName)
+            do throws(HTTPTransfer.Failure) {
+                _ = try HTTPTransfer.fetch(
+                    indexURL, to: file, settings: settings.transfer,
+                    maximumByteCount: Int64(ModelIndex.fileKind.maximumByteCount), expectedByteCount: nil,
+                    progress: { _ in }, isCancelled: { [progress] in progress.isCancelled })
+            } catch {
+                throw .download(error.code, step: .index, model: name, error.reason)
+            }
+            let index: ModelIndex
+            do throws(TasksError) {
+                let bytes = try FileReader.contents(atPath: file.path, as: ModelIndex.fileKind)
+                index = try ModelIndex(json: Data(bytes), subject: .buffer(indexURL.absoluteString))
+            } catch {
+                throw error.inDownload(step: .index, model: name)
+            }
+            guard let entry = index.models[name] else {
+                throw .download(
+                    .notFoundError, step: .index, model: name,
+                    "\(indexURL.absoluteString) lists no model \"\(name)\" (it lists \(index.models.keys.sorted().joined(separator: ", ")))."
+                )
+            }
+            guard let url = URL(string: entry.file, relativeTo: base)?.absoluteURL else {
+                throw .download(.invalidArgumentError, step: .index, model: name, "\"\(entry.file)\" is not a URL path.")
+            }
+            return (url, entry)
+        }
+    }
+
+    private func transfer(_ url: URL, to file: URL, expectedSize: Int64?) throws(TasksError) -> HTTPTransfer.Outcome {
+        if let expectedSize { progress.totalUnitCount = expectedSize }
+        do throws(HTTPTransfer.Failure) {
+            return try HTTPTransfer.fetch(
+                url, to: file, settings: settings.transfer, maximumByteCount: settings.unpackedSizeLimit,
+                expectedByteCount: expectedSize,
+                progress: { [progress] received in
+                    if progress.totalUnitCount < received { progress.totalUnitCount = received }
+                    progress.completedUnitCount = received
+                }, isCancelled: { [progress] in progress.isCancelled })
+        } catch {
+            throw .download(error.code, step: .transfer, model: name, error.reason)
+        }
+    }
+
+    private func verify(_ outcome: HTTPTransfer.Outcome, entry: ModelIndex.Entry?) throws(TasksError) {
+        // Without an index, only Content-Length tells a complete file from a cut one.
+        if entry == nil, outcome.contentLength == nil {
+            throw .download(
+                .dataLossError, step: .verify, model: name,
+                "the server sent no Content-Length, so the download cannot be checked to be complete.")
+        }
+        if let entry, outcome.byteCount != entry.size {
+            throw .download(
+                .dataLossError, step: .verify, model: name, "received \(outcome.byteCount) bytes, the index says \(entry.size).")
+        }
+        if let entry, outcome.sha256 != entry.sha256 {
+            throw .download(
+                .dataLossError, step: .verify, model: name,
+                "the bundle's SHA-256 is \(outcome.sha256), the index says \(entry.sha256).")
+        }
+        if let pinned = request.pinnedSHA256, outcome.sha256 != pinned {
+            throw .download(
+                .dataLossError, step: .verify, model: name, "the bundle's SHA-256 is \(outcome.sha256), expected \(pinned).")
+        }
+    }
+
+    /// The folder to install: the zip's contents, or the single model as `model.tflite`.
+    private func unpack(_ bundle: URL, kind: ModelIndex.Kind, in staging: URL) throws(TasksError) -> URL {
+        let unpacked = staging.appendingPathComponent("unpacked", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: false)
+            if kind == .tflite {
+                try FileManager.default.moveItem(at: bundle, to: unpacked.appendingPathComponent(ModelStore.modelFileName))
+                return unpacked
+            }
+        } catch {
+            throw .download(.internalError, step: .unpack, model: name, "cannot prepare \(unpacked.path): \(error)")
+        }
+        do throws(ZipUnpacker.Refusal) {
+            try ZipUnpacker.unpack(bundle, into: unpacked, sizeLimit: settings.unpackedSizeLimit)
+        } catch {
+            throw .download(error.code, step: .unpack, model: name, error.reason)
+        }
+        return unpacked
+    }
+}
+
+extension ModelRequest {
+    /// The kind of a bundle fetched without an index.
+    fileprivate var kind: ModelIndex.Kind {
+        if case .file(_, let kind) = location { return kind }
+        return .automlZip
+    }
+}

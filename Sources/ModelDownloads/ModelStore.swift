@@ -1,0 +1,124 @@
+import Foundation
+import TasksCommon
+
+/// A model installed in the cache.
+package struct InstalledModel: Sendable, Equatable, Codable {
+    /// The name it was published under.
+    package let name: String
+    /// Its version in the index (1 for a model downloaded from a plain URL).
+    package let version: Int
+    /// The SHA-256 of the downloaded bundle.
+    package let sha256: String
+    /// How the bundle was packed.
+    package let kind: ModelIndex.Kind
+    /// The folder holding it: `manifest.json` and the rest for an AutoML zip, `model.tflite` for a
+    /// single model.
+    package let directory: URL
+
+    /// The AutoML manifest (kind automl-zip).
+    package var manifestURL: URL { directory.appendingPathComponent("manifest.json") }
+    /// The model file (kind tflite).
+    package var modelURL: URL { directory.appendingPathComponent(ModelStore.modelFileName) }
+}
+
+/// The model cache on disk:
+///
+/// ```
+/// <root>/<name>/current                  the installed version (JSON), replaced by rename(2)
+/// <root>/<name>/v<version>-<sha12>-<id>/ one folder per installed version
+/// <root>/<name>/.staging-<id>/           a download in progress: removed when it ends
+/// ```
+///
+/// Installing renames a complete version folder into place and then replaces `current` by
+/// renaming a new pointer over it, so a reader sees the old version or the new one, never a
+/// mix. The previous version's folder is kept (a labeler being created from it can finish
+/// reading); older ones are removed.
+package struct ModelStore: Sendable {
+    /// The cache's root folder.
+    package let root: URL
+    /// The file name of a single-model bundle once installed.
+    package static let modelFileName = "model.tflite"
+    private static let pointerName = "current"
+
+    package init(root: URL) { self.root = root }
+
+    /// The folder of the model called `name`.
+    package func folder(_ name: String) -> URL { root.appendingPathComponent(name, isDirectory: true) }
+
+    /// The installed version of `name`, or nil when none is (or its pointer is unreadable).
+    package func installed(_ name: String) -> InstalledModel? {
+        let pointer = folder(name).appendingPathComponent(Self.pointerName)
+        guard let bytes = try? FileReader.contents(atPath: pointer.path, as: ModelIndex.fileKind),
+            var model = try? JSONDecoder().decode(InstalledModel.self, from: Data(bytes))
+        else { return nil }
+        // The pointer stores the folder's name; the cache may have moved since.
+        model = InstalledModel(
+            name: model.name, version: model.version, sha256: model.sha256, kind: model.kind,
+            directory: folder(name).appendingPathComponent(model.directory.lastPathComponent, isDirectory: true))
+        return FileManager.default.fileExists(atPath: model.directory.path) ? model : nil
+    }
+
+    /// Every installed model, by name.
+    package func list() -> [InstalledModel] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.sorted().compactMap { ModelName.problem($0) == nil ? installed($0) : nil }
+    }
+
+    /// A new, empty staging folder for a download of `name`.
+    package func makeStagingFolder(_ name: String) throws(TasksError) -> URL {
+        let staging = folder(name).appendingPathComponent(".staging-\(UUID().uuidString)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        } catch {
+            throw .download(.permissionDeniedError, step: .install, model: name, "cannot create \(staging.path): \(error)")
+        }
+        return staging
+    }
+
+    /// Moves the complete folder `unpacked` into place as the current version of `name`.
+    /// - Throws: `TasksError` of step install when a rename fails; the previous version is then
+    ///   still current.
+    package func install(
+        _ unpacked: URL, name: String, version: Int, sha256: String, kind: ModelIndex.Kind
+    ) throws(TasksError) -> InstalledModel {
+        let previous = installed(name)
+        let id = UUID().uuidString.prefix(8).lowercased()
+        let directory = folder(name).appendingPathComponent("v\(version)-\(sha256.prefix(12))-\(id)", isDirectory: true)
+        let model = InstalledModel(name: name, version: version, sha256: sha256, kind: kind, directory: directory)
+        let pointer = folder(name).appendingPathComponent(Self.pointerName)
+        let newPointer = folder(name).appendingPathComponent(".\(Self.pointerName)-\(id)")
+        do {
+            try FileManager.default.moveItem(at: unpacked, to: directory)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(model).write(to: newPointer)
+            guard rename(newPointer.path, pointer.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: pointer.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: newPointer)
+            try? FileManager.default.removeItem(at: directory)
+            throw .download(.internalError, step: .install, model: name, "cannot install in \(folder(name).path): \(error)")
+        }
+        removeVersions(of: name, keeping: [directory.lastPathComponent, previous?.directory.lastPathComponent].compactMap { $0 })
+        return model
+    }
+
+    /// Removes `name` from the cache; true when something was installed.
+    package func delete(_ name: String) throws(TasksError) -> Bool {
+        let present = FileManager.default.fileExists(atPath: folder(name).path)
+        do {
+            if present { try FileManager.default.removeItem(at: folder(name)) }
+        } catch {
+            throw TasksError(.permissionDeniedError, "cannot delete \(folder(name).path): \(error)", subject: .remoteModel(name))
+        }
+        return present
+    }
+
+    private func removeVersions(of name: String, keeping kept: [String]) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder(name).path)) ?? []
+        for entry in entries where entry.hasPrefix("v") && !kept.contains(entry) {
+            try? FileManager.default.removeItem(at: folder(name).appendingPathComponent(entry))
+        }
+    }
+}

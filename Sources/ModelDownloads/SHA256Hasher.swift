@@ -1,0 +1,53 @@
+import CCrypto
+import Foundation
+
+/// SHA-256 computed incrementally with OpenSSL's libcrypto (`EVP_sha256`).
+///
+/// libcrypto rather than our own code: hashing is outside the product's core, and OpenSSL's
+/// implementation is maintained, validated and uses the CPU's SHA extensions. (Foundation has
+/// no SHA-256 on Linux, swift-crypto is not a dependency of this package, and libzip has no hash API.)
+/// Not `Sendable`: one owner feeds it.
+package final class SHA256Hasher {
+    // +1, ours: freed in deinit.
+    private let context: OpaquePointer
+
+    package init() {
+        // Allocation failure here means the process is out of memory.
+        guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
+        self.context = context
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Adds `bytes` to the hashed data.
+    package func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// Adds `data` to the hashed data.
+    package func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    /// The digest of everything added, as 64 lowercase hexadecimal digits. Call once.
+    package func finalize() -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The SHA-256 of the file at `url`, read in 1 MiB pieces.
+    /// - Throws: the file handle's error when the file cannot be read.
+    package static func hexDigest(ofFileAt url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let hasher = SHA256Hasher()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(chunk)
+        }
+        return hasher.finalize()
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TasksCommon
+
+/// Merges the metadata to write with the model's existing metadata: a value not given keeps
+/// the old one, and each old value replaced or dropped is described in `replaced`.
+struct MetadataMerge {
+    let file: TFLiteModelFile
+    private(set) var replaced: [String] = []
+    /// Old files whose replacement `replaced` already describes.
+    private var replacedFiles: Set<String> = []
+
+    init(file: TFLiteModelFile) {
+        self.file = file
+    }
+
+    /// The contents to write for `new`, on a model with `input` and `output`.
+    /// - Throws: `TasksError` when an old labels or calibration file cannot be read from the model's zip.
+    mutating func contents(
+        _ new: ImageClassifierMetadata, input: ModelTensor, output: ModelTensor
+    ) throws(TasksError) -> MetadataBuilder.Contents {
+        let old = file.metadata
+        let oldInput = old?.subgraphs.first?.inputTensors.first
+        let oldOutput = old?.subgraphs.first?.outputTensors.first
+        if let properties = oldInput?.imageProperties, properties.colorSpace != .rgb {
+            replaced.append("image properties: color space \(properties.colorSpace) replaced by RGB")
+        }
+        let oldNormalization = oldInput?.normalization.map { ImageClassifierMetadata.Normalization(mean: $0.mean, std: $0.std) }
+        return MetadataBuilder.Contents(
+            name: pick("name", new.name, old?.name) ?? "ImageClassifier",
+            description: pick("description", new.description, old?.description),
+            version: pick("version", new.version, old?.version),
+            author: pick("author", new.author, old?.author),
+            license: pick("license", new.license, old?.license),
+            inputName: oldInput?.name ?? "image",
+            normalization: pick("normalization", new.normalization, oldNormalization, describe: Self.describe),
+            outputName: oldOutput?.name ?? "probability",
+            labels: try labels(new.labels, old: oldOutput),
+            scoreCalibration: try scoreCalibration(new.scoreCalibration, old: oldOutput),
+            scoreThreshold: oldOutput?.scoreThresholding?.globalScoreThreshold)
+    }
+
+    /// Records the files of the model's zip that the new zip does not carry.
+    mutating func noteDroppedFiles(keeping names: [String]) {
+        for name in file.associatedFiles.names where !names.contains(name) && !replacedFiles.contains(name) {
+            replaced.append("associated file \(name): dropped (the new metadata does not name it)")
+        }
+    }
+
+    /// `new` when given, else `old`; records the replacement when both are given and differ.
+    private mutating func pick<Value: Equatable>(
+        _ field: String, _ new: Value?, _ old: Value?, describe: (Value) -> String = { "'\($0)'" }
+    ) -> Value? {
+        if let new, let old, new != old { replaced.append("\(field): \(describe(old)) replaced by \(describe(new))") }
+        return new ?? old
+    }
+
+    private static func describe(_ normalization: ImageClassifierMetadata.Normalization) -> String {
+        "mean \(normalization.mean), std \(normalization.std)"
+    }
+
+    private static func describe(_ labels: [ImageClassifierMetadata.Labels]) -> String {
+        labels.map { "\($0.fileName) (\($0.labels.count) labels\($0.locale.map { ", locale \($0)" } ?? ""))" }
+            .joined(separator: ", ")
+    }
+
+    private mutating func labels(
+        _ new: [ImageClassifierMetadata.Labels], old output: TensorMetadata?
+    ) throws(TasksError) -> [ImageClassifierMetadata.Labels] {
+        var old: [ImageClassifierMetadata.Labels] = []
+        for info in output?.associatedFiles(ofType: .tensorAxisLabels) ?? [] {
+            let labels = LabelFile.parse(try file.associatedFiles.contents(of: info.name))
+            old.append(ImageClassifierMetadata.Labels(fileName: info.name, labels: labels, locale: info.locale))
+        }
+        for info in output?.associatedFiles ?? [] where info.type != .tensorAxisLabels && info.type != .tensorAxisScoreCalibration
+        {
+            replaced.append("associated file \(info.name) (type \(info.type.rawValue)): dropped")
+        }
+        guard !new.isEmpty else { return old }
+        if !old.isEmpty, old != new {
+            replaced.append("labels: \(Self.describe(old)) replaced by \(Self.describe(new))")
+            replacedFiles.formUnion(old.map(\.fileName))
+        }
+        return new
+    }
+
+    private mutating func scoreCalibration(
+        _ new: ImageClassifierMetadata.ScoreCalibration?, old output: TensorMetadata?
+    ) throws(TasksError) -> ImageClassifierMetadata.ScoreCalibration? {
+        guard let options = output?.scoreCalibration else { return new }
+        guard let info = output?.associatedFiles(ofType: .tensorAxisScoreCalibration).first else {
+            replaced.append("score calibration: dropped (the model has no score calibration file for it)")
+            return new
+        }
+        let old = ImageClassifierMetadata.ScoreCalibration(
+            fileName: info.name, contents: try file.associatedFiles.contents(of: info.name),
+            transformation: options.transformation, defaultScore: options.defaultScore)
+        guard let new else { return old }
+        if old != new {
+            replacedFiles.insert(old.fileName)
+            replaced.append(
+                "score calibration: \(old.fileName) (\(old.transformation.schemaName), default score \(old.defaultScore)) replaced by "
+                    + "\(new.fileName) (\(new.transformation.schemaName), default score \(new.defaultScore))")
+        }
+        return new
+    }
+}

@@ -1,0 +1,35 @@
+import ModelDownloads
+import TasksCommon
+
+/// `vision-tasks models delete NAME`.
+struct ModelsDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models delete",
+        abstract: "Delete a downloaded model from the cache.",
+        usage: "vision-tasks models delete NAME [--cache DIR]",
+        discussion: "Removes every installed version of the model from the cache.",
+        epilogue: "EXIT STATUS: 0 when it was deleted, 1 when it was not downloaded or cannot be removed, 2 for a usage error.")
+
+    static let optionTable = [ModelCacheOption.cache.definition]
+
+    let store: ModelStore
+    let name: String
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        store = try ModelCacheOption.store(parsed)
+        name = try ModelCacheOption.modelName(parsed)
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        do throws(TasksError) {
+            guard try store.delete(name) else {
+                throw .notFound("the model is not downloaded in \(store.root.path).", subject: .remoteModel(name))
+            }
+            print("deleted \(name)")
+            return 0
+        } catch {
+            StandardStreams.reportError(error)
+            return 1
+        }
+    }
+}

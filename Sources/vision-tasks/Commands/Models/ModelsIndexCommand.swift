@@ -1,0 +1,100 @@
+import Foundation
+import ModelDownloads
+import TasksCommon
+
+/// `vision-tasks models index DIR`: writes `DIR/index.json` for the bundles in DIR.
+struct ModelsIndexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models index",
+        abstract: "Write DIR/index.json for the model bundles in DIR, to serve DIR as a model source.",
+        usage: "vision-tasks models index DIR",
+        discussion: """
+            Lists every NAME.zip (an AutoML export zipped: manifest.json, labels file and model at
+            the zip's root; kind automl-zip) and NAME.tflite (kind tflite) in DIR under NAME, with
+            its size and SHA-256. A model already in DIR/index.json keeps its version when its
+            file is unchanged and gets the next version when it changed; a new one gets version 1.
+            Then serve DIR with any static HTTP server (`python3 -m http.server -d DIR`).
+            """,
+        epilogue: "EXIT STATUS: 0 when index.json was written, 1 when it could not be, 2 for a usage error.")
+
+    static let optionTable: [OptionDefinition] = []
+
+    let folder: URL
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count == 1, let folder = parsed.positionals.first?.text else {
+            throw UsageError("give one folder, got \(parsed.positionals.count) arguments")
+        }
+        self.folder = URL(fileURLWithPath: folder, isDirectory: true)
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        do throws(TasksError) {
+            let index = try makeIndex()
+            let target = folder.appendingPathComponent(ModelIndex.fileName)
+            do {
+                try index.jsonData().write(to: target, options: .atomic)
+            } catch {
+                throw .internal("cannot write the index: \(error)", subject: .file(target.path))
+            }
+            for (name, entry) in index.models.sorted(by: { $0.key < $1.key }) {
+                print("\(name)\tversion \(entry.version)\t\(entry.kind.rawValue)\t\(entry.size) bytes\t\(entry.sha256)")
+            }
+            print("wrote \(target.path)")
+            return 0
+        } catch {
+            StandardStreams.reportError(error)
+            return 1
+        }
+    }
+
+    private func makeIndex() throws(TasksError) -> ModelIndex {
+        let files: [String]
+        do {
+            files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        } catch {
+            throw .notFound("cannot list the folder: \(error.localizedDescription)", subject: .file(folder.path))
+        }
+        let previous = self.previous()
+        var models: [String: ModelIndex.Entry] = [:]
+        for file in files {
+            let url = folder.appendingPathComponent(file)
+            let kind: ModelIndex.Kind
+            switch url.pathExtension {
+            case "zip": kind = .automlZip
+            case "tflite": kind = .tflite
+            default: continue
+            }
+            let name = url.deletingPathExtension().lastPathComponent
+            if let problem = ModelName.problem(name) {
+                throw .invalidArgument("cannot publish it: \(problem)", subject: .file(url.path))
+            }
+            guard models[name] == nil else {
+                throw .invalidArgument("\(name).zip and \(name).tflite would both be \"\(name)\".", subject: .file(folder.path))
+            }
+            var entry = try Self.entry(file: file, url: url, kind: kind)
+            if let old = previous?.models[name] {
+                entry.version = old.sha256 == entry.sha256 ? old.version : old.version + 1
+            }
+            models[name] = entry
+        }
+        return ModelIndex(models: models)
+    }
+
+    private static func entry(file: String, url: URL, kind: ModelIndex.Kind) throws(TasksError) -> ModelIndex.Entry {
+        do {
+            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
+            let digest = try SHA256Hasher.hexDigest(ofFileAt: url)
+            return ModelIndex.Entry(file: file, version: 1, sha256: digest, size: size?.int64Value ?? 0, kind: kind)
+        } catch {
+            throw .invalidArgument("cannot read it: \(error.localizedDescription)", subject: .file(url.path))
+        }
+    }
+
+    /// The index already in the folder, if it reads.
+    private func previous() -> ModelIndex? {
+        let url = folder.appendingPathComponent(ModelIndex.fileName)
+        guard let bytes = try? FileReader.contents(atPath: url.path, as: ModelIndex.fileKind) else { return nil }
+        return try? ModelIndex(json: Data(bytes), subject: .file(url.path))
+    }
+}

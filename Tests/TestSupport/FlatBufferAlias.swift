@@ -1,0 +1,4 @@
+import TFLiteMetadata
+
+/// The production FlatBuffers builder, under the short name the tests' model builders use.
+package typealias FB = FlatBufferValue
