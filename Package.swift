@@ -29,6 +29,10 @@ let package = Package(
         .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
         .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
         .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
         .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
         .target(
             name: "CFFmpeg",
@@ -47,11 +51,13 @@ let package = Package(
             name: "ImageLabeling",
             dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
+        // The model server, over libmicrohttpd; the CLI gives it its classifiers.
+        .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD"]),
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata",
+                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ModelServer",
             ],
             path: "Sources/vision-tasks"),
 
@@ -74,6 +80,7 @@ let package = Package(
         .testTarget(
             name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ let commands: [any ParsableCommand.Type] = [
     ClassifyCommand.self, LabelCommand.self, ClassifyVideoCommand.self, LiveCommand.self, BenchmarkCommand.self,
     ModelsCommand.self,
     InspectCommand.self, MetadataWriteCommand.self,
+    ServeCommand.self,
 ]
 
 let usage = HelpFormatter.toolUsage(commands.map { $0.configuration })

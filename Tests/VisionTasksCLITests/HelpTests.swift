@@ -18,6 +18,7 @@ struct HelpTests {
           models          Publish (index), download, list, locate and delete remote models.
           inspect         Show a model's tensors and metadata, and whether MediaPipe and this tool accept it.
           metadata        Write TFLite Model Metadata (labels, normalization, ...) into a model: metadata write.
+          serve           Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.
 
         Run `vision-tasks COMMAND --help` for a command's options.
 

@@ -1,0 +1,30 @@
+import Foundation
+
+/// The bearer token clients must send (`Authorization: Bearer TOKEN`), read from a file.
+struct BearerToken: Sendable {
+    private let expected: [UInt8]
+
+    /// Reads the token: the file's first line, without surrounding white space.
+    /// - Throws: `ServerStartError` when the file cannot be read or holds no token.
+    init(file: String) throws(ServerStartError) {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ServerStartError(message: "cannot read the token file '\(file)'")
+        }
+        let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let token, !token.isEmpty else { throw ServerStartError(message: "the token file '\(file)' is empty") }
+        expected = Array("Bearer \(token)".utf8)
+    }
+
+    /// Whether an Authorization header value carries the token; the time taken does not depend
+    /// on where the values differ.
+    func accepts(_ authorization: String?) -> Bool {
+        let given = Array((authorization ?? "").utf8)
+        var difference = UInt8(given.count == expected.count ? 0 : 1)
+        for index in expected.indices {
+            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
+    }
+}

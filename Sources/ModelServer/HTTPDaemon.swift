@@ -1,0 +1,330 @@
+import CHTTPDaemon
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// What the daemon asks of the server: a decision when a request's head is in, the response
+/// once its body is read, and a call when the response has been sent (or the connection died).
+protocol HTTPExchangeHandler: Sendable {
+    /// Whether to read the body of a request whose head is in, or to answer at once (an error).
+    /// `bodyLength` is the Content-Length, if the client sent one.
+    func admit(_ head: RequestHead, bodyLength: Int?) -> Admission
+    /// The response to a request whose body is read.
+    func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse
+    /// Called once per admitted or rejected request when it is over.
+    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double, admission: Admission.Ticket?)
+}
+
+/// The outcome of `HTTPExchangeHandler.admit`.
+enum Admission: Sendable {
+    /// Read the body (at most `bodyLimit` bytes), then call `respond`. The ticket travels with
+    /// the request to `finished` (it holds, say, a slot of the in-flight limit).
+    case accept(Ticket, bodyLimit: Int)
+    /// Answer at once; the body is not read.
+    case reject(HTTPResponse)
+
+    /// What the handler wants back with the request.
+    struct Ticket: Sendable {
+        /// Whether the request holds a slot of the in-flight limit.
+        let holdsSlot: Bool
+    }
+}
+
+/// An HTTP/1.1 server over libmicrohttpd: a thread per connection (a blocking handler never
+/// stalls another connection), a connection limit, an idle timeout and a per-connection memory
+/// limit for headers (slow or oversized clients cost a thread for at most the timeout, never a
+/// classifier). libmicrohttpd parses HTTP, chunked bodies and multipart forms.
+final class HTTPDaemon: @unchecked Sendable {
+    // @unchecked: `daemon` and `context` are set once in init; libmicrohttpd is thread-safe for
+    // the calls made on them, and the context's state is locked.
+    private let daemon: OpaquePointer
+    private let context: Unmanaged<DaemonContext>
+    /// The bound port (the chosen one when 0 was asked for).
+    let port: UInt16
+
+    /// Listen limits; see `ServerLimits`.
+    struct Settings {
+        var host: String
+        var port: UInt16
+        var connectionLimit: Int
+        var idleTimeoutSeconds: Int
+        var connectionMemoryLimit: Int
+    }
+
+    /// Starts listening.
+    /// - Throws: `ServerStartError` when the address cannot be resolved or bound.
+    init(_ settings: Settings, handler: any HTTPExchangeHandler) throws(ServerStartError) {
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+        var error = [CChar](repeating: 0, count: 256)
+        let started = settings.host.withCString { host in
+            var options = vt_http_options(
+                host: host, port: settings.port, connection_limit: UInt32(settings.connectionLimit),
+                connection_timeout_seconds: UInt32(settings.idleTimeoutSeconds),
+                connection_memory_limit: settings.connectionMemoryLimit,
+                handler: accessHandler, handler_context: context.toOpaque(),
+                completed: completedHandler, completed_context: context.toOpaque(),
+                connection_notify: connectionHandler, connection_context: context.toOpaque())
+            return vt_http_start(&options, &error, error.count)
+        }
+        guard let started else {
+            context.release()
+            throw ServerStartError(
+                message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        daemon = started
+        self.context = context
+        port = vt_http_bound_port(started)
+    }
+
+    /// Stops accepting connections (those the kernel already completed are still served);
+    /// requests already received go on, and every response from now on closes its connection.
+    func stopAccepting() {
+        let context = context.takeUnretainedValue()
+        context.closeConnections.store(true, ordering: .relaxed)
+        context.handedOver(Int(vt_http_stop_accepting(daemon)))
+    }
+
+    /// Waits until no request is in progress (received and not yet answered and sent) and
+    /// every connection has sent its first request (or was closed by the idle timeout), at
+    /// most `limit` seconds.
+    func waitUntilIdle(limit: Double) {
+        context.takeUnretainedValue().waitUntilIdle(until: Date(timeIntervalSinceNow: limit))
+    }
+
+    /// Closes every connection and stops the threads.
+    func stop() {
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+}
+
+/// Why the server could not start.
+package struct ServerStartError: Error, Sendable {
+    package let message: String
+}
+
+/// State shared by the C callbacks: the handler, the count of open exchanges and the
+/// connections that have not started a request yet.
+private final class DaemonContext: Sendable {
+    let handler: any HTTPExchangeHandler
+    /// Set when the server stops: responses carry `Connection: close`, ending keep-alive.
+    let closeConnections = Atomic(false)
+    private struct Counts {
+        var exchanges = 0
+        /// Connections opened that have not begun a request (their identity, as an address).
+        var fresh: Set<UInt> = []
+        /// Connections handed to libmicrohttpd from the backlog whose start it has not reported
+        /// yet (it starts them on its own thread).
+        var handedOver = 0
+    }
+    private let counts = Mutex(Counts())
+    private let changed = NSCondition()
+
+    init(handler: any HTTPExchangeHandler) { self.handler = handler }
+
+    func connectionOpened(_ connection: OpaquePointer) {
+        update {
+            _ = $0.fresh.insert(UInt(bitPattern: Int(bitPattern: connection)))
+            $0.handedOver = max($0.handedOver - 1, 0)
+        }
+    }
+
+    func handedOver(_ count: Int) { update { $0.handedOver += count } }
+
+    func connectionClosed(_ connection: OpaquePointer) {
+        update { _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection))) }
+    }
+
+    func opened(on connection: OpaquePointer) {
+        update {
+            $0.exchanges += 1
+            _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection)))
+        }
+    }
+
+    func closed() { update { $0.exchanges -= 1 } }
+
+    private func update(_ change: (inout Counts) -> Void) {
+        counts.withLock { change(&$0) }
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    func waitUntilIdle(until deadline: Date) {
+        changed.lock()
+        while counts.withLock({ $0.exchanges > 0 || !$0.fresh.isEmpty || $0.handedOver > 0 }) {
+            if !changed.wait(until: deadline) { break }
+        }
+        changed.unlock()
+    }
+}
+
+/// One request in progress, kept in libmicrohttpd's per-request pointer (retained) from its
+/// first call to the completion callback.
+private final class Exchange {
+    let head: RequestHead
+    let started = ContinuousClock.now
+    var ticket: Admission.Ticket?
+    var bodyLimit = 0
+    var body = Data()
+    var received = 0
+    var files: [FormFile] = []
+    var postProcessor: OpaquePointer?
+    var failure: HTTPError?
+    var status = 0
+    var bytesSent = 0
+
+    init(head: RequestHead) { self.head = head }
+
+    deinit {
+        if let postProcessor { MHD_destroy_post_processor(postProcessor) }
+    }
+
+    /// Adds upload bytes, through the multipart parser when there is one.
+    func append(_ data: UnsafePointer<CChar>, count: Int) {
+        received += count
+        guard failure == nil else { return }
+        guard received <= bodyLimit else {
+            failure = HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes.")
+            body = Data()
+            files = []
+            return
+        }
+        if let postProcessor {
+            if MHD_post_process(postProcessor, data, count) != .YES, failure == nil {
+                failure = .badRequest("The multipart/form-data body is malformed.")
+            }
+        } else {
+            data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append($0, count: count) }
+        }
+    }
+}
+
+private func string(_ pointer: UnsafePointer<CChar>?) -> String {
+    pointer.map { String(cString: $0) } ?? ""
+}
+
+/// Collects the name/value pairs of one kind (headers, query arguments) of a connection.
+private func values(of connection: OpaquePointer, kind: MHD_ValueKind, lowercasingKeys: Bool) -> [String: String] {
+    final class Box { var values: [String: String] = [:]; let lowercasing: Bool; init(_ l: Bool) { lowercasing = l } }
+    let box = Box(lowercasingKeys)
+    withExtendedLifetime(box) {
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { cls, _, key, value in
+                let box = Unmanaged<Box>.fromOpaque(cls!).takeUnretainedValue()
+                let name = string(key)
+                box.values[box.lowercasing ? name.lowercased() : name] = string(value)
+                return .YES
+            }, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.values
+}
+
+private func queue(
+    _ response: HTTPResponse, on connection: OpaquePointer, exchange: Exchange, context: DaemonContext
+) -> MHD_Result {
+    exchange.status = response.status
+    exchange.bytesSent = response.body.count
+    let created = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let created else { return .NO }
+    defer { MHD_destroy_response(created) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(created, name, value) }
+    if context.closeConnections.load(ordering: .relaxed) { _ = MHD_add_response_header(created, "Connection", "close") }
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+/// The first call builds the exchange and asks for admission; the next ones carry body bytes;
+/// the last one (no bytes) answers.
+private let accessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, url, method, _, uploadData, uploadSize, requestPointer in
+    guard let cls, let connection, let uploadSize, let requestPointer else { return .NO }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let stored = requestPointer.pointee else {
+        var address = [CChar](repeating: 0, count: 64)
+        vt_http_client_address(connection, &address, address.count)
+        let head = RequestHead(
+            method: string(method), path: string(url),
+            query: values(of: connection, kind: .GET_ARGUMENT_KIND, lowercasingKeys: false),
+            headers: values(of: connection, kind: .HEADER_KIND, lowercasingKeys: true),
+            client: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let exchange = Exchange(head: head)
+        requestPointer.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        context.opened(on: connection)
+        let length = head.header("content-length").flatMap { Int($0) }
+        switch context.handler.admit(head, bodyLength: length) {
+        case .reject(let response):
+            return queue(response, on: connection, exchange: exchange, context: context)
+        case .accept(let ticket, let limit):
+            exchange.ticket = ticket
+            exchange.bodyLimit = limit
+            if head.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
+                startMultipart(exchange, connection: connection)
+            }
+            return .YES
+        }
+    }
+    let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
+    if uploadSize.pointee > 0, let uploadData {
+        exchange.append(uploadData, count: uploadSize.pointee)
+        uploadSize.pointee = 0
+        return .YES
+    }
+    guard exchange.status == 0 else { return .YES }
+    if let failure = exchange.failure {
+        return queue(failure.response, on: connection, exchange: exchange, context: context)
+    }
+    let request = HTTPRequest(head: exchange.head, body: exchange.body, files: exchange.files)
+    exchange.body = Data()
+    exchange.files = []
+    let response = context.handler.respond(to: request, admission: exchange.ticket ?? Admission.Ticket(holdsSlot: false))
+    return queue(response, on: connection, exchange: exchange, context: context)
+}
+
+private func startMultipart(_ exchange: Exchange, connection: OpaquePointer) {
+    exchange.postProcessor = MHD_create_post_processor(
+        connection, 64 * 1024,
+        { cls, _, key, filename, _, _, data, offset, size in
+            let exchange = Unmanaged<Exchange>.fromOpaque(cls!).takeUnretainedValue()
+            let field = string(key)
+            let name = filename.map { String(cString: $0) }
+            if offset == 0 || exchange.files.last?.field != field || exchange.files.last?.filename != name {
+                exchange.files.append(FormFile(field: field, filename: name, data: Data()))
+            }
+            if size > 0, let data {
+                data.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    exchange.files[exchange.files.count - 1].data.append($0, count: size)
+                }
+            }
+            return .YES
+        }, Unmanaged.passUnretained(exchange).toOpaque())
+    if exchange.postProcessor == nil {
+        exchange.failure = .badRequest(
+            "The multipart/form-data body has no usable boundary (Content-Type: \(exchange.head.header("content-type") ?? "")).")
+    }
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestPointer, _ in
+    guard let cls, let requestPointer, let stored = requestPointer.pointee else { return }
+    requestPointer.pointee = nil
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+    let elapsed = ContinuousClock.now - exchange.started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    context.handler.finished(
+        exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds, admission: exchange.ticket)
+    context.closed()
+}
+
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    if code == .CONNECTION_NOTIFY_STARTED {
+        context.connectionOpened(connection)
+    } else {
+        context.connectionClosed(connection)
+    }
+}

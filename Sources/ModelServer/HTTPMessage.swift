@@ -1,0 +1,80 @@
+import Foundation
+
+/// A request as the server handles it, once its body (or its multipart files) is read.
+struct HTTPRequest: Sendable {
+    /// The request head: method, path, query and headers.
+    let head: RequestHead
+    /// The raw body (empty for a multipart request, whose parts are in `files`).
+    var body: Data
+    /// The files of a `multipart/form-data` body, in the order they came.
+    var files: [FormFile]
+}
+
+/// What the server knows of a request when its headers are in.
+struct RequestHead: Sendable {
+    let method: String
+    /// The path without the query string.
+    let path: String
+    /// Query arguments, decoded by libmicrohttpd.
+    let query: [String: String]
+    /// Header values by lower-cased name.
+    let headers: [String: String]
+    /// The client's numeric address.
+    let client: String
+
+    /// The value of a header, by case-insensitive name.
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// One file of a `multipart/form-data` body.
+struct FormFile: Sendable {
+    /// The form field's name.
+    let field: String
+    /// The file name the client gave, if any.
+    let filename: String?
+    var data: Data
+}
+
+/// A response: status, headers and body.
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: Data
+
+    init(status: Int, contentType: String, body: Data, headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.headers = [("Content-Type", contentType)] + headers
+        self.body = body
+    }
+
+    /// A JSON body, keys sorted.
+    static func json(_ value: Any, status: Int = 200) -> HTTPResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, contentType: "application/json", body: body)
+    }
+
+    /// An empty 200 response.
+    static let ok = HTTPResponse(status: 200, contentType: "text/plain", body: Data())
+}
+
+/// A request that fails with an HTTP status and a message; rendered as `{"error": message}`.
+struct HTTPError: Error, Sendable {
+    let status: Int
+    let message: String
+    /// Extra response headers (Retry-After, WWW-Authenticate).
+    var headers: [(name: String, value: String)] = []
+
+    init(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    var response: HTTPResponse {
+        var response = HTTPResponse.json(["error": message], status: status)
+        response.headers += headers
+        return response
+    }
+
+    static func badRequest(_ message: String) -> HTTPError { HTTPError(400, message) }
+}

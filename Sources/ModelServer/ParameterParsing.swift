@@ -1,0 +1,76 @@
+import Foundation
+
+/// Reads `ClassificationParameters` from an OIP `parameters` object or v1 query arguments.
+enum ParameterParsing {
+    /// The names accepted, for error messages.
+    static let names = ["max_results", "score_threshold", "category_allowlist", "category_denylist", "display_names_locale"]
+
+    /// From a JSON object (`"parameters"` of an inference request); unknown keys are ignored,
+    /// as OIP allows (Triton's client adds its own).
+    static func parameters(json: [String: Any]) throws(HTTPError) -> ClassificationParameters {
+        var parameters = ClassificationParameters()
+        if let value = json["max_results"] {
+            guard let count = value as? Int else { throw invalid("max_results", value, "an integer") }
+            parameters.maxResults = count
+        }
+        if let value = json["score_threshold"] {
+            guard let number = value as? Double else { throw invalid("score_threshold", value, "a number") }
+            parameters.scoreThreshold = Float(number)
+        }
+        parameters.categoryAllowlist = try names(json["category_allowlist"], key: "category_allowlist")
+        parameters.categoryDenylist = try names(json["category_denylist"], key: "category_denylist")
+        if let value = json["display_names_locale"] {
+            guard let locale = value as? String else { throw invalid("display_names_locale", value, "a string") }
+            parameters.displayNamesLocale = locale
+        }
+        try validate(parameters)
+        return parameters
+    }
+
+    /// From query arguments (`?max_results=3&category_allowlist=a,b`).
+    static func parameters(query: [String: String]) throws(HTTPError) -> ClassificationParameters {
+        var parameters = ClassificationParameters()
+        if let text = query["max_results"] {
+            guard let count = Int(text) else { throw invalid("max_results", text, "an integer") }
+            parameters.maxResults = count
+        }
+        if let text = query["score_threshold"] {
+            guard let number = Float(text), number.isFinite else { throw invalid("score_threshold", text, "a number") }
+            parameters.scoreThreshold = number
+        }
+        parameters.categoryAllowlist = list(query["category_allowlist"])
+        parameters.categoryDenylist = list(query["category_denylist"])
+        parameters.displayNamesLocale = query["display_names_locale"]
+        try validate(parameters)
+        return parameters
+    }
+
+    private static func validate(_ parameters: ClassificationParameters) throws(HTTPError) {
+        if parameters.maxResults == 0 { throw .badRequest("Parameter 'max_results' must not be 0 (-1 means all).") }
+        if !parameters.categoryAllowlist.isEmpty, !parameters.categoryDenylist.isEmpty {
+            throw .badRequest("Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive.")
+        }
+    }
+
+    /// A list given as a JSON array of strings or one comma-separated string (OIP parameter
+    /// values are scalars, so Triton's client can only send the latter).
+    private static func names(_ value: Any?, key: String) throws(HTTPError) -> [String] {
+        switch value {
+        case nil: return []
+        case let text as String: return list(text)
+        case let array as [Any]:
+            let names = array.compactMap { $0 as? String }
+            guard names.count == array.count else { throw invalid(key, value!, "strings") }
+            return names
+        default: throw invalid(key, value!, "a string or an array of strings")
+        }
+    }
+
+    private static func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+    }
+
+    private static func invalid(_ key: String, _ value: Any, _ expected: String) -> HTTPError {
+        .badRequest("Parameter '\(key)' must be \(expected), got \(value).")
+    }
+}

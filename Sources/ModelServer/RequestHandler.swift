@@ -1,0 +1,160 @@
+import Foundation
+
+/// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
+final class RequestHandler: HTTPExchangeHandler {
+    private let pools: [String: ModelPool]
+    private let modelNames: [String]
+    private let limits: ServerLimits
+    private let token: BearerToken?
+    let metrics = Metrics()
+
+    init(models: [ServedModel], limits: ServerLimits, token: BearerToken?) {
+        var pools: [String: ModelPool] = [:]
+        for model in models {
+            pools[model.name] = ModelPool(name: model.name, kind: model.kind, classifiers: model.classifiers)
+        }
+        self.pools = pools
+        modelNames = models.map(\.name)
+        self.limits = limits
+        self.token = token
+    }
+
+    func admit(_ head: RequestHead, bodyLength: Int?) -> Admission {
+        let free = Admission.accept(Admission.Ticket(holdsSlot: false), bodyLimit: 0)
+        guard let route = Route(path: head.path) else { return .reject(HTTPError(404, "No route \(head.path).").response) }
+        guard head.method == route.method || (head.method == "HEAD" && route.method == "GET") else {
+            var response = HTTPError(405, "\(head.path) accepts \(route.method), not \(head.method).").response
+            response.headers.append(("Allow", route.method))
+            return .reject(response)
+        }
+        if let token, !route.isPublic, !token.accepts(head.header("authorization")) {
+            return .reject(
+                HTTPError(401, "A valid bearer token is required.", headers: [("WWW-Authenticate", "Bearer")]).response)
+        }
+        if let model = route.model, pools[model] == nil {
+            return .reject(
+                HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
+        }
+        guard route.method == "POST" else { return free }
+        if let bodyLength, bodyLength > limits.maxBodyBytes {
+            return .reject(
+                HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(limits.maxBodyBytes).").response)
+        }
+        guard metrics.admit(limit: limits.maxRequests) else {
+            return .reject(
+                HTTPError(
+                    503, "The server is busy: \(limits.maxRequests) inference requests are in progress.",
+                    headers: [("Retry-After", "1")]
+                ).response)
+        }
+        return .accept(Admission.Ticket(holdsSlot: true), bodyLimit: limits.maxBodyBytes)
+    }
+
+    func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse {
+        guard let route = Route(path: request.head.path) else { return HTTPError(404, "No route.").response }
+        do throws(HTTPError) {
+            return try respond(to: request, route: route)
+        } catch {
+            return error.response
+        }
+    }
+
+    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double, admission: Admission.Ticket?) {
+        if admission?.holdsSlot == true { metrics.release() }
+        metrics.recordRequest(route: Route(path: head.path)?.label ?? "unknown", status: status, seconds: seconds)
+        AccessLog.record(head, status: status, bytes: bytes, seconds: seconds)
+    }
+
+    private func respond(to request: HTTPRequest, route: Route) throws(HTTPError) -> HTTPResponse {
+        switch route {
+        case .page: return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Data(WebPage.html.utf8))
+        case .metrics:
+            let waiting = modelNames.map { ($0, pools[$0]!.waiting) }
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.render(waiting: waiting).utf8))
+        case .live, .ready, .modelReady: return .ok
+        case .serverMetadata:
+            return .json([
+                "name": "vision-tasks", "version": "1", "extensions": ["binary_tensor_data", "classification"],
+            ])
+        case .modelList:
+            return .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind] }])
+        case .modelMetadata(let name): return .json(metadata(pools[name]!))
+        case .infer(let name): return try infer(request, pool: pools[name]!)
+        case .classify(let name): return try classify(request, pool: pools[name]!)
+        }
+    }
+
+    private func metadata(_ pool: ModelPool) -> [String: Any] {
+        [
+            "name": pool.name, "versions": ["1"], "platform": "tflite_\(pool.kind)",
+            "inputs": [["name": "image", "datatype": "BYTES", "shape": [-1]]],
+            "outputs": [["name": InferenceResponse.outputName, "datatype": "BYTES", "shape": [-1]]],
+        ]
+    }
+
+    private func infer(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
+        let inference = try InferenceRequest(
+            body: request.body, headerLength: request.head.header("inference-header-content-length"),
+            maxImages: limits.maxImages)
+        let names = inference.images.indices.map { "\(inference.inputName)[\($0)]" }
+        let results = try classify(
+            Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
+            what: "Input '\(inference.inputName)', element")
+        return try InferenceResponse.response(model: pool.name, request: inference, results: results)
+    }
+
+    /// `POST /v1/models/NAME/classify`: an `image/*` body, or multipart form files (parts with
+    /// a file name); the CLI's JSON object per image, in a JSON array.
+    private func classify(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
+        let parameters = try ParameterParsing.parameters(query: request.head.query)
+        let contentType = request.head.header("content-type")?.lowercased() ?? ""
+        let images: [(String, Data)]
+        if contentType.hasPrefix("multipart/form-data") {
+            // Parts without a file name are form fields, not images.
+            images = request.files.compactMap { file in file.filename.map { ($0, file.data) } }
+        } else if contentType.hasPrefix("image/") || contentType == "application/octet-stream" {
+            images = [("body", request.body)]
+        } else {
+            throw .badRequest(
+                "Content-Type is '\(contentType)'; send an image (image/jpeg, image/png, image/webp) or multipart/form-data files."
+            )
+        }
+        guard !images.isEmpty else { throw .badRequest("The multipart/form-data body has no file parts.") }
+        guard images.count <= limits.maxImages else {
+            throw .badRequest("The request has \(images.count) images; at most \(limits.maxImages) are allowed.")
+        }
+        let results = try self.classify(images, parameters: parameters, pool: pool, what: "Image")
+        let array = results.map(\.record)
+        var body = Data("[".utf8)
+        body.append(Data(array.joined(separator: Data(",".utf8))))
+        body.append(Data("]".utf8))
+        return HTTPResponse(status: 200, contentType: "application/json", body: body)
+    }
+
+    /// Classifies the images with one classifier of the pool; the first image that fails fails
+    /// the request with its index.
+    private func classify(
+        _ images: [(name: String, data: Data)], parameters: ClassificationParameters, pool: ModelPool, what: String
+    ) throws(HTTPError) -> [ClassifiedImage] {
+        let start = ContinuousClock.now
+        defer {
+            let elapsed = ContinuousClock.now - start
+            metrics.recordInference(
+                model: pool.name, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return try pool.withClassifier(timeout: limits.requestTimeoutSeconds) { classifier throws(HTTPError) in
+            if let problem = classifier.problem(with: parameters) { throw .badRequest(problem) }
+            var results: [ClassifiedImage] = []
+            for (index, image) in images.enumerated() {
+                guard !image.data.isEmpty else { throw .badRequest("\(what) \(index) is empty.") }
+                do throws(ImageFailure) {
+                    results.append(try classifier.classify(image.data, name: image.name, parameters: parameters))
+                } catch {
+                    throw .badRequest("\(what) \(index): \(error.message)")
+                }
+            }
+            return results
+        }
+    }
+}

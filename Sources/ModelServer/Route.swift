@@ -1,0 +1,70 @@
+/// The server's routes, matched from a method and path.
+enum Route: Equatable {
+    case page
+    case metrics
+    case live
+    case ready
+    case serverMetadata
+    case modelList
+    case modelMetadata(String)
+    case modelReady(String)
+    case infer(String)
+    case classify(String)
+
+    /// The label for metrics.
+    var label: String {
+        switch self {
+        case .page: "page"
+        case .metrics: "metrics"
+        case .live, .ready, .modelReady: "health"
+        case .serverMetadata, .modelList, .modelMetadata: "metadata"
+        case .infer: "infer"
+        case .classify: "classify"
+        }
+    }
+
+    /// The method the route answers.
+    var method: String {
+        switch self {
+        case .infer, .classify: "POST"
+        default: "GET"
+        }
+    }
+
+    /// Routes that need no token: the page (it asks for one) and the health probes.
+    var isPublic: Bool { [.page, .live, .ready].contains(self) }
+
+    /// The route for a path (`/v2/models/NAME[/versions/V]/...`), or nil for an unknown one.
+    init?(path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        switch parts {
+        case [""]: self = .page
+        case ["metrics"]: self = .metrics
+        case ["v2", "health", "live"]: self = .live
+        case ["v2", "health", "ready"]: self = .ready
+        case ["v2"]: self = .serverMetadata
+        case ["v1", "models"]: self = .modelList
+        case let parts where parts.count >= 3 && parts[0] == "v1" && parts[1] == "models":
+            guard parts.count == 4, parts[3] == "classify" else { return nil }
+            self = .classify(parts[2])
+        case let parts where parts.count >= 3 && parts[0] == "v2" && parts[1] == "models":
+            var rest = Array(parts.dropFirst(3))
+            if rest.count >= 2, rest[0] == "versions" { rest.removeFirst(2) }
+            switch rest {
+            case []: self = .modelMetadata(parts[2])
+            case ["ready"]: self = .modelReady(parts[2])
+            case ["infer"]: self = .infer(parts[2])
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// The model the route is about, if any.
+    var model: String? {
+        switch self {
+        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .classify(let name): name
+        default: nil
+        }
+    }
+}

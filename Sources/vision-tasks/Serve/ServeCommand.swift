@@ -1,0 +1,176 @@
+import Foundation
+import ModelServer
+import TasksCommon
+import VisionTasks
+
+/// `vision-tasks serve`: serves models over HTTP (KServe Open Inference Protocol v2, a v1
+/// classify route and a web page) until SIGTERM or SIGINT.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.",
+        usage: "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST)... [options]",
+        discussion: """
+            Loads every model (--workers classifiers each) and listens on --host:--port, printing
+            "listening on http://HOST:PORT" on stderr, then one JSON access-log line per request.
+            Routes: GET / (web page), GET /v2, /v2/health/live, /v2/health/ready, /v2/models/NAME,
+            /v2/models/NAME/ready, POST /v2/models/NAME/infer, POST /v1/models/NAME/classify,
+            GET /v1/models, GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
+            the requests received and exits 0.
+            """,
+        epilogue: """
+            EXIT STATUS: 0 after SIGTERM or SIGINT, 1 when a model cannot be loaded or the address
+            cannot be bound, 2 for a usage error (including a non-loopback --host without
+            --token-file or --insecure).
+            """)
+
+    static let model = RepeatedOption(
+        name: "model", valueName: "NAME=PATH", help: "Serve a .tflite classifier as NAME (MediaPipe ImageClassifier).")
+    static let label = RepeatedOption(
+        name: "label", valueName: "NAME=MANIFEST", help: "Serve an AutoML Vision Edge export as NAME (ML Kit image labeler).")
+    static let host = Option<String>(
+        name: "host", valueName: "ADDRESS", help: "The address to bind.", default: "127.0.0.1", defaultDescription: "127.0.0.1"
+    ) { $0 }
+    static let port = Option<Int>(
+        name: "port", valueName: "N", help: "The port; 0 picks a free one.", default: 8080, defaultDescription: "8080",
+        transform: ValueParser.integer("port", in: 0...65535))
+    static let workers = Option<Int>(
+        name: "workers", valueName: "N", help: "Classifiers per model (requests classified at once per model).",
+        default: 2, defaultDescription: "2", transform: ValueParser.integer("workers", in: 1...64))
+    static let threads = Option<Int>(
+        name: "threads", valueName: "N", help: "CPU threads per classifier.", default: 1, defaultDescription: "1",
+        transform: ValueParser.integer("threads", in: ValueRanges.threads))
+    static let locale = Option<String>(
+        name: "locale", valueName: "CODE", help: "Display-names locale of the classifiers.", default: "en",
+        defaultDescription: "en"
+    ) { $0 }
+    static let tokenFile = Option<String?>(
+        name: "token-file", valueName: "PATH",
+        help: "Require `Authorization: Bearer TOKEN` (the file's first line) on every route but / and the health probes.")
+    static let insecure = Flag(name: "insecure", help: "Allow a non-loopback --host without --token-file.")
+    static let maxBody = Option<Int>(
+        name: "max-body-bytes", valueName: "N", help: "Request body limit (413 above).", default: ServerLimits().maxBodyBytes,
+        defaultDescription: "33554432 (32 MiB)", transform: ValueParser.integer("max-body-bytes", in: 1...Int(Int32.max)))
+    static let maxImages = Option<Int>(
+        name: "max-images", valueName: "N", help: "Images per request at most (400 above).", default: ServerLimits().maxImages,
+        defaultDescription: "64", transform: ValueParser.integer("max-images", in: 1...100_000))
+    static let maxRequests = Option<Int>(
+        name: "max-requests", valueName: "N",
+        help: "Inference requests in progress at once (being received, queued or classified); 503 with Retry-After above.",
+        default: ServerLimits().maxRequests, defaultDescription: "64",
+        transform: ValueParser.integer("max-requests", in: 1...100_000))
+    static let requestTimeout = Option<Int>(
+        name: "request-timeout", valueName: "SECONDS", help: "How long a request may wait for a classifier (503 after).",
+        default: 30, defaultDescription: "30", transform: ValueParser.integer("request-timeout", in: 1...86_400))
+    static let idleTimeout = Option<Int>(
+        name: "idle-timeout", valueName: "SECONDS",
+        help: "Close a connection idle this long, including one sending its request slowly.", default: 30,
+        defaultDescription: "30", transform: ValueParser.integer("idle-timeout", in: 1...86_400))
+    static let maxConnections = Option<Int>(
+        name: "max-connections", valueName: "N", help: "Open connections at most.", default: ServerLimits().maxConnections,
+        defaultDescription: "128", transform: ValueParser.integer("max-connections", in: 1...10_000))
+
+    static let optionTable = [
+        model.definition, label.definition, host.definition, port.definition, workers.definition, threads.definition,
+        locale.definition, tokenFile.definition, insecure.definition, maxBody.definition, maxImages.definition,
+        maxRequests.definition, requestTimeout.definition, idleTimeout.definition, maxConnections.definition,
+        StandardOptions.verbose.definition,
+    ]
+
+    let classifiers: [(name: String, path: String)]
+    let labelers: [(name: String, path: String)]
+    let configuration: ServerConfiguration
+    let workers: Int
+    let threads: Int
+    let locale: String
+    let verbose: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.isEmpty else {
+            throw UsageError("serve takes no arguments, got '\(parsed.positionals[0].path.description)'")
+        }
+        classifiers = try Self.pairs(parsed.values(Self.model), option: "model")
+        labelers = try Self.pairs(parsed.values(Self.label), option: "label")
+        let names = (classifiers + labelers).map(\.name)
+        guard !names.isEmpty else { throw UsageError("give at least one --model NAME=PATH or --label NAME=MANIFEST") }
+        if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw UsageError("the model name '\(duplicate)' is given twice")
+        }
+        var configuration = ServerConfiguration()
+        configuration.host = try parsed.value(Self.host)
+        configuration.port = UInt16(try parsed.value(Self.port))
+        configuration.tokenFile = try parsed.value(Self.tokenFile)
+        if !ModelServer.isLoopback(configuration.host), configuration.tokenFile == nil, !parsed.isSet(Self.insecure) {
+            throw UsageError(
+                "--host \(configuration.host) is not a loopback address: give --token-file, or --insecure to serve without a token"
+            )
+        }
+        configuration.limits.maxBodyBytes = try parsed.value(Self.maxBody)
+        configuration.limits.maxImages = try parsed.value(Self.maxImages)
+        configuration.limits.maxRequests = try parsed.value(Self.maxRequests)
+        configuration.limits.requestTimeoutSeconds = Double(try parsed.value(Self.requestTimeout))
+        configuration.limits.idleTimeoutSeconds = try parsed.value(Self.idleTimeout)
+        configuration.limits.maxConnections = try parsed.value(Self.maxConnections)
+        self.configuration = configuration
+        workers = try parsed.value(Self.workers)
+        threads = try parsed.value(Self.threads)
+        locale = try parsed.value(Self.locale)
+        verbose = parsed.isSet(StandardOptions.verbose)
+    }
+
+    /// `NAME=PATH` values; a name is a URL path segment.
+    private static func pairs(_ values: [String], option: String) throws(UsageError) -> [(name: String, path: String)] {
+        var pairs: [(name: String, path: String)] = []
+        for value in values {
+            guard let equals = value.firstIndex(of: "=") else {
+                throw UsageError("--\(option) expects NAME=PATH, got '\(value)'")
+            }
+            let name = String(value[..<equals])
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(allowed.contains) else {
+                throw UsageError("--\(option): the name '\(name)' must be letters, digits, '-', '_' or '.'")
+            }
+            pairs.append((name, String(value[value.index(after: equals)...])))
+        }
+        return pairs
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        guard let models = loadModels() else { return 1 }
+        let server: ModelServer
+        do {
+            server = try ModelServer(configuration: configuration, models: models)
+        } catch {
+            StandardStreams.warn("error: \(error.message)")
+            return 1
+        }
+        StandardStreams.warn("listening on \(server.address)")
+        server.serveUntilTerminated()
+        StandardStreams.warn("stopped")
+        return 0
+    }
+
+    /// Every model's pool, or nil after reporting the first that failed to load.
+    private func loadModels() -> [ServedModel]? {
+        var models: [ServedModel] = []
+        for (name, path) in classifiers {
+            guard let pool = pool({ try ServedClassifier(path: path, threads: threads, locale: locale) }) else { return nil }
+            models.append(ServedModel(name: name, kind: "classifier", classifiers: pool))
+        }
+        for (name, manifest) in labelers {
+            guard let pool = pool({ try ServedLabeler(manifest: manifest) }) else { return nil }
+            models.append(ServedModel(name: name, kind: "labeler", classifiers: pool))
+        }
+        return models
+    }
+
+    /// `workers` classifiers, or nil after reporting why the first could not be made.
+    private func pool(_ make: () throws -> any ImageClassifying) -> [any ImageClassifying]? {
+        var pool: [any ImageClassifying] = []
+        for _ in 0..<workers {
+            guard let classifier = ModelLoading.load(verbose: verbose, make) else { return nil }
+            pool.append(classifier)
+        }
+        return pool
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import ModelServer
+
+/// The server's parsing without a socket: routes, binary BYTES tensors, OIP requests and
+/// parameters, the token comparison.
+struct ProtocolParsingTests {
+    @Test(arguments: [
+        ("/", Route.page), ("/metrics", .metrics), ("/v2/health/live", .live), ("/v2/health/ready", .ready),
+        ("/v2", .serverMetadata), ("/v1/models", .modelList), ("/v2/models/m", .modelMetadata("m")),
+        ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
+        ("/v2/models/m/versions/7/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
+        ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .classify("m")),
+    ])
+    func routes(path: String, route: Route) {
+        #expect(Route(path: path) == route)
+    }
+
+    @Test(arguments: [
+        "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
+    ])
+    func unknownPaths(path: String) {
+        #expect(Route(path: path) == nil)
+    }
+
+    @Test func binaryBytesTensorRoundTrips() throws {
+        let elements = [Data(), Data([1, 2, 3]), Data(repeating: 7, count: 300)]
+        let encoded = BinaryTensor.encode(elements)
+        #expect(encoded.prefix(4) == Data([0, 0, 0, 0]))
+        #expect(encoded.dropFirst(4).prefix(4) == Data([3, 0, 0, 0]))
+        #expect(encoded.dropFirst(11).prefix(4) == Data([44, 1, 0, 0]))  // 300 little-endian
+        #expect(try BinaryTensor.elements(encoded, input: "image") == elements)
+    }
+
+    @Test(arguments: [
+        (Data([1, 0]), "element 0: the binary data ends inside a length prefix"),
+        (Data([5, 0, 0, 0, 1, 2]), "element 0: the length prefix says 5 bytes, but 2 remain"),
+        (Data([0, 0, 0, 0, 1, 0, 0]), "element 1: the binary data ends inside a length prefix"),
+    ])
+    func truncatedBinaryTensors(data: Data, message: String) {
+        #expect(throws: HTTPError.self) { try BinaryTensor.elements(data, input: "image") }
+        do {
+            _ = try BinaryTensor.elements(data, input: "image")
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.message == "Input 'image', \(message).")
+        }
+    }
+
+    @Test func binaryRequestSplitsAtTheHeaderLength() throws {
+        let tensor = BinaryTensor.encode([Data([0xFF, 0xD8]), Data([0x89, 0x50])])
+        let header = Data(
+            #"{"id":"7","parameters":{"max_results":2,"category_denylist":"a,b","binary_data_output":true},"inputs":[{"name":"x","datatype":"BYTES","shape":[2],"parameters":{"binary_data_size":\#(tensor.count)}}],"outputs":[{"name":"classifications","parameters":{"classification":3}}]}"#
+                .utf8)
+        let request = try InferenceRequest(body: header + tensor, headerLength: String(header.count), maxImages: 8)
+        #expect(request.id == "7")
+        #expect(request.inputName == "x")
+        #expect(request.images == [Data([0xFF, 0xD8]), Data([0x89, 0x50])])
+        #expect(request.parameters.maxResults == 2)
+        #expect(request.parameters.categoryDenylist == ["a", "b"])
+        #expect(request.binaryOutput)
+        #expect(request.outputs.map(\.classification) == [3])
+    }
+
+    @Test func classificationOutputPadsShortRows() throws {
+        let request = try InferenceRequest(
+            body: Data(
+                #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["AA=="]}],"outputs":[{"name":"classifications","parameters":{"classification":2}}]}"#
+                    .utf8), headerLength: nil, maxImages: 8)
+        let result = ClassifiedImage(record: Data("{}".utf8), ranked: [RankedCategory(score: 0.5, index: 3, label: "cat")])
+        let response = try InferenceResponse.response(model: "m", request: request, results: [result])
+        let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        let output = try #require((json["outputs"] as? [[String: Any]])?.first)
+        #expect(output["shape"] as? [Int] == [1, 2])
+        #expect(output["data"] as? [String] == ["0.5:3:cat", ""])
+    }
+
+    @Test(arguments: [
+        (#"{"max_results":"3"}"#, "Parameter 'max_results' must be an integer, got 3."),
+        (#"{"max_results":0}"#, "Parameter 'max_results' must not be 0 (-1 means all)."),
+        (#"{"score_threshold":"high"}"#, "Parameter 'score_threshold' must be a number, got high."),
+        (
+            #"{"category_allowlist":["a"],"category_denylist":["b"]}"#,
+            "Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive."
+        ),
+        (#"{"category_allowlist":[1]}"#, "Parameter 'category_allowlist' must be strings, got [1]."),
+    ])
+    func invalidParameters(json: String, message: String) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        do {
+            _ = try ParameterParsing.parameters(json: object)
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func theTokenMustMatchExactly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("token")
+        try Data("  abc123  \nignored\n".utf8).write(to: file)
+        let token = try BearerToken(file: file.path)
+        #expect(token.accepts("Bearer abc123"))
+        for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "bearer abc123", "abc123"] {
+            #expect(!token.accepts(wrong), "\(String(describing: wrong))")
+        }
+        try Data("\n".utf8).write(to: file)
+        #expect(throws: ServerStartError.self) { try BearerToken(file: file.path) }
+    }
+}
