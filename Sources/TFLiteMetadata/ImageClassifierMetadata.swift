@@ -21,7 +21,9 @@ public struct ImageClassifierMetadata: Sendable, Equatable {
     /// The input's `NormalizationOptions`; required for a FLOAT32 input.
     public var normalization: Normalization?
     /// The output's label files (`TENSOR_AXIS_LABELS`): the first gives the category names, the
-    /// others (with a locale) display names. Empty keeps the model's existing labels.
+    /// others (with a locale) display names. When the model has labels already, each file
+    /// replaces the model's file of the same locale (no locale: the category names) and the
+    /// model's other files are kept; empty keeps them all.
     public var labels: [Labels]
     /// The output's score calibration (`ScoreCalibrationOptions` and its
     /// `TENSOR_AXIS_SCORE_CALIBRATION` file).

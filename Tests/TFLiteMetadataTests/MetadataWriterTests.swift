@@ -88,15 +88,33 @@ import Testing
             result.replaced == [
                 "name: 'Flowers' replaced by 'Flowers 2'",
                 "normalization: mean [123.675, 116.28, 103.53], std [58.395, 57.12, 57.375] replaced by mean [0.0], std [255.0]",
-                "labels: labels.txt (48 labels), labels_es.txt (48 labels, locale es) replaced by names.txt (48 labels)",
+                "labels: labels.txt (48 labels) replaced by names.txt (48 labels)",
             ])
         let file = try TFLiteModelFile(bytes: result.model)
         let metadata = try #require(file.metadata)
         #expect(metadata.version == "v2" && metadata.author == "Someone" && metadata.description == "Tells flowers apart.")
         let output = try #require(metadata.subgraphs.first?.outputTensors.first)
         #expect(output.scoreCalibration == ScoreCalibrationOptions(transformation: .log, defaultScore: 0.125))
-        #expect(file.associatedFiles.names == ["names.txt", "calibration.txt"])
+        #expect(file.associatedFiles.names == ["names.txt", "labels_es.txt", "calibration.txt"])
         #expect(LabelFile.parse(try file.associatedFiles.contents(of: "names.txt")) == renamed)
+    }
+
+    /// Display names in a locale are added beside the category names (and replace only the
+    /// file of their own locale).
+    @Test func localizedLabelsKeepTheCategoryNames() throws {
+        let once = try ModelMetadataWriter.write(model: Self.bareModel, metadata: Self.full)
+        let french = Self.labels.map { "catégorie " + $0.dropFirst(9) }
+        let spanish = Self.labels.map { "clase " + $0.dropFirst(9) }
+        let update = ImageClassifierMetadata(labels: [
+            .init(fileName: "labels_fr.txt", labels: french, locale: "fr"),
+            .init(fileName: "clases.txt", labels: spanish, locale: "es"),
+        ])
+        let result = try ModelMetadataWriter.write(model: once.model, metadata: update)
+        #expect(result.replaced == ["labels: labels_es.txt (48 labels, locale es) replaced by clases.txt (48 labels, locale es)"])
+        let file = try TFLiteModelFile(bytes: result.model)
+        #expect(file.associatedFiles.names == ["labels.txt", "clases.txt", "labels_fr.txt", "calibration.txt"])
+        #expect(LabelFile.parse(try file.associatedFiles.contents(of: "labels.txt")) == Self.labels)
+        #expect(LabelFile.parse(try file.associatedFiles.contents(of: "labels_fr.txt")) == french)
     }
 
     struct ErrorCase: Sendable, CustomTestStringConvertible {

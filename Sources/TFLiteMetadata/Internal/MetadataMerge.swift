@@ -75,12 +75,28 @@ struct MetadataMerge {
         {
             replaced.append("associated file \(info.name) (type \(info.type.rawValue)): dropped")
         }
-        guard !new.isEmpty else { return old }
-        if !old.isEmpty, old != new {
-            replaced.append("labels: \(Self.describe(old)) replaced by \(Self.describe(new))")
-            replacedFiles.formUnion(old.map(\.fileName))
+        let merged = Self.merge(new, into: old)
+        let dropped = old.filter { !merged.contains($0) }
+        if !dropped.isEmpty {
+            let replacements = new.filter { file in dropped.contains { $0.locale == file.locale } }
+            replaced.append("labels: \(Self.describe(dropped)) replaced by \(Self.describe(replacements))")
+            replacedFiles.formUnion(dropped.map(\.fileName))
         }
-        return new
+        return merged
+    }
+
+    /// `old` with each file replaced by the new file of its locale (nil: the category names),
+    /// then the new files of other locales; the category names stay first, as readers take the
+    /// first labels file for them.
+    private static func merge(
+        _ new: [ImageClassifierMetadata.Labels], into old: [ImageClassifierMetadata.Labels]
+    ) -> [ImageClassifierMetadata.Labels] {
+        var merged = old.map { file in new.first { $0.locale == file.locale } ?? file }
+        merged += new.filter { file in !old.contains { $0.locale == file.locale } }
+        if let names = merged.firstIndex(where: { $0.locale == nil }), names > 0 {
+            merged.insert(merged.remove(at: names), at: 0)
+        }
+        return merged
     }
 
     private mutating func scoreCalibration(
