@@ -57,6 +57,28 @@ struct MetadataToolsTests {
             "\(written)\n\(reference)")
     }
 
+    /// A calibration file as an editor saves it (a final newline), with the function
+    /// name: `sigmoid` is the schema's IDENTITY.
+    @Test func calibrationFileWithFinalNewlineAndSigmoid() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let calibration = folder.appendingPathComponent("calibration.txt")
+        try Data(String(repeating: "1.0,2.0,-1.0\n", count: 1001).utf8).write(to: calibration)
+        let output = folder.appendingPathComponent("model.tflite").path
+        let write = try await VisionTasksTool.run([
+            "metadata", "write", "\(Self.models)/mobilenet_v1_0.25_224_quant.tflite", "--output", output,
+            "--score-calibration", calibration.path, "--calibration-function", "sigmoid",
+        ])
+        #expect(write.status == 0, "\(write)")
+        let inspect = try await VisionTasksTool.run(["inspect", "--format", "json", output])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        let subgraph = try #require((object["subgraph_metadata"] as? [[String: Any]])?.first)
+        let output0 = try #require((subgraph["output_tensor_metadata"] as? [[String: Any]])?.first)
+        let units = try #require(output0["process_units"] as? [[String: Any]])
+        let options = try #require(units.first { $0["options_type"] as? String == "ScoreCalibrationOptions" }?["options"])
+        #expect((options as? [String: Any])?["score_transformation"] as? String == "IDENTITY", "\(inspect)")
+    }
+
     /// The labels file packed in `model`, as `unzip` (bootstrap installs it) extracts it.
     private func packedLabels(_ model: String) async throws -> Data {
         let unzip = try #require(ExternalProgram.find(["unzip"]), "unzip is needed to extract the reference labels")

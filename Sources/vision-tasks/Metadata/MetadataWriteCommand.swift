@@ -42,7 +42,9 @@ struct MetadataWriteCommand: ParsableCommand {
     static let license = Option<String?>(name: "license", valueName: "TEXT", help: "The model's license.")
     static let scoreCalibration = Option<String?>(
         name: "score-calibration", valueName: "FILE",
-        help: "A score calibration file: one line per category, scale,slope,offset[,min_score] (empty: the default score).")
+        help:
+            "A score calibration file: one line per category, scale,slope,offset[,min_score] (empty: the default score; a final newline is dropped)."
+    )
     static let calibrationFunction = Option<ScoreTransformation?>(
         name: "calibration-function", valueName: "FUNCTION",
         help:
@@ -120,7 +122,7 @@ struct MetadataWriteCommand: ParsableCommand {
         let scoreCalibration = try calibration.map { (calibration) throws(TasksError) in
             ImageClassifierMetadata.ScoreCalibration(
                 fileName: Self.fileName(calibration.path),
-                contents: Data(try FileReader.contents(atPath: calibration.path, as: .scoreCalibration)),
+                contents: Self.withoutFinalNewline(try FileReader.contents(atPath: calibration.path, as: .scoreCalibration)),
                 transformation: calibration.transformation, defaultScore: calibration.defaultScore)
         }
         return ImageClassifierMetadata(
@@ -144,6 +146,12 @@ struct MetadataWriteCommand: ParsableCommand {
             }
             return values.compactMap { $0 }
         }
+    }
+
+    /// Editors end a file with a newline, which MediaPipe would read as one more (empty) line of
+    /// the calibration file: one category too many.
+    private static func withoutFinalNewline(_ bytes: [UInt8]) -> Data {
+        Data(bytes.last == 0x0A ? bytes.dropLast() : bytes[...])
     }
 
     private static func transformation(_ text: String) throws(UsageError) -> ScoreTransformation? {
