@@ -102,12 +102,10 @@ private struct DownloadJob: Sendable {
         let unpacked = try unpack(bundle, kind: kind, in: staging)
         let candidate = InstalledModel(
             name: name, version: entry?.version ?? 1, sha256: outcome.sha256, kind: kind, directory: unpacked)
-        do throws(TasksError) {
-            try loadCheck(candidate)
+        do throws(BundleUnpacking.Failure) {
+            try BundleUnpacking.check(candidate, with: loadCheck)
         } catch {
-            // The staging folder is gone when the user reads this: name files inside the bundle.
-            let reason = error.message.replacingOccurrences(of: unpacked.path + "/", with: "bundle's ")
-            throw .download(error.code, step: .load, model: name, reason)
+            throw .download(error.code, step: error.step, model: name, error.reason)
         }
         return try store.install(unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
     }
@@ -191,17 +189,13 @@ private struct DownloadJob: Sendable {
         let unpacked = staging.appendingPathComponent("unpacked", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: false)
-            if kind == .tflite {
-                try FileManager.default.moveItem(at: bundle, to: unpacked.appendingPathComponent(ModelStore.modelFileName))
-                return unpacked
-            }
         } catch {
             throw .download(.internalError, step: .unpack, model: name, "cannot prepare \(unpacked.path): \(error)")
         }
-        do throws(ZipUnpacker.Refusal) {
-            try ZipUnpacker.unpack(bundle, into: unpacked, sizeLimit: settings.unpackedSizeLimit)
+        do throws(BundleUnpacking.Failure) {
+            try BundleUnpacking.place(bundle, kind: kind, into: unpacked, move: true, sizeLimit: settings.unpackedSizeLimit)
         } catch {
-            throw .download(error.code, step: .unpack, model: name, error.reason)
+            throw .download(error.code, step: error.step, model: name, error.reason)
         }
         return unpacked
     }

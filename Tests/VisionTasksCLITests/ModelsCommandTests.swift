@@ -70,6 +70,46 @@ struct ModelsCommandTests {
             "\(after)")
     }
 
+    /// A bundle that no download could install is not published (the index is not written), and
+    /// files that are not bundles are skipped with a warning; extensions match in any case.
+    @Test func indexPublishesOnlyBundlesThatInstall() async throws {
+        let server = try ModelServer()
+        let root = server.root
+        try Data("a readme".utf8).write(to: root.appendingPathComponent("README.txt"))
+        try FileManager.default.copyItem(
+            at: TestData.model("mobilenet_v1_0.25_224_quant.tflite"), to: root.appendingPathComponent("Mobilenet.TFLITE"))
+        let good = try await VisionTasksTool.run(["models", "index", root.path])
+        #expect(good.status == 0, "\(good)")
+        #expect(good.diagnostics == ["warning: skipped README.txt: not a .zip or .tflite bundle"], "\(good)")
+        #expect(good.stdoutLines.first?.hasPrefix("Mobilenet\tversion 1\ttflite\t") == true, "\(good)")
+
+        let index = root.appendingPathComponent("index.json")
+        let published = try Data(contentsOf: index)
+        // An export zipped with its folder: manifest.json is not at the zip's root.
+        try server.makeZip(
+            "nested.zip",
+            [
+                ["name": "export/manifest.json", "text": #"{"modelFile": "model.tflite", "labelsFile": "dict.txt"}"#],
+                ["name": "export/dict.txt", "text": "a\nb\nc\nd\ne\n"],
+            ])
+        let nested = try await VisionTasksTool.run(["models", "index", root.path])
+        #expect(nested.status == 1, "\(nested)")
+        #expect(
+            nested.diagnostics.last
+                == "error: NOT_FOUND: \(root.path)/nested.zip: cannot publish it: its download would fail at step load: "
+                + "bundle's manifest.json: The AutoML manifest was not found (no such file or folder).", "\(nested)")
+        #expect(try Data(contentsOf: index) == published)
+
+        try FileManager.default.removeItem(at: root.appendingPathComponent("nested.zip"))
+        try Data("not a model".utf8).write(to: root.appendingPathComponent("garbage.tflite"))
+        let garbage = try await VisionTasksTool.run(["models", "index", root.path])
+        #expect(garbage.status == 1, "\(garbage)")
+        #expect(
+            garbage.diagnostics.last?.contains("garbage.tflite: cannot publish it: its download would fail at step load: ")
+                == true, "\(garbage)")
+        #expect(try Data(contentsOf: index) == published)
+    }
+
     /// Re-indexing keeps the version of an unchanged file and gives a changed one the next;
     /// `models download` then fetches the new version.
     @Test func reindexingBumpsChangedModels() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ImageLabeling
 import ModelDownloads
 import TasksCommon
 
@@ -11,7 +12,8 @@ struct ModelsIndexCommand: ParsableCommand {
         discussion: """
             Lists every NAME.zip (an AutoML export zipped: manifest.json, labels file and model at
             the zip's root; kind automl-zip) and NAME.tflite (kind tflite) in DIR under NAME, with
-            its size and SHA-256. A model already in DIR/index.json keeps its version when its
+            its size and SHA-256, after checking that it installs as a download would (unpacked
+            safely, loading as a labeler); other files are skipped with a warning. A model already in DIR/index.json keeps its version when its
             file is unchanged and gets the next version when it changed; a new one gets version 1.
             Then serve DIR with any static HTTP server (`python3 -m http.server -d DIR`).
             """,
@@ -60,10 +62,14 @@ struct ModelsIndexCommand: ParsableCommand {
         for file in files {
             let url = folder.appendingPathComponent(file)
             let kind: ModelIndex.Kind
-            switch url.pathExtension {
+            switch url.pathExtension.lowercased() {
             case "zip": kind = .automlZip
             case "tflite": kind = .tflite
-            default: continue
+            default:
+                if file != ModelIndex.fileName {
+                    StandardStreams.warn("warning: skipped \(TableText.escaped(file)): not a .zip or .tflite bundle")
+                }
+                continue
             }
             let name = url.deletingPathExtension().lastPathComponent
             if let problem = ModelName.problem(name) {
@@ -73,6 +79,7 @@ struct ModelsIndexCommand: ParsableCommand {
                 throw .invalidArgument("\(name).zip and \(name).tflite would both be \"\(name)\".", subject: .file(folder.path))
             }
             var entry = try Self.entry(file: file, url: url, kind: kind)
+            try Self.checkInstalls(url, kind: kind, name: name)
             if let old = previous?.models[name] {
                 entry.version = old.sha256 == entry.sha256 ? old.version : old.version + 1
             }
@@ -88,6 +95,22 @@ struct ModelsIndexCommand: ParsableCommand {
             return ModelIndex.Entry(file: file, version: 1, sha256: digest, size: size?.int64Value ?? 0, kind: kind)
         } catch {
             throw .invalidArgument("cannot read it: \(error.localizedDescription)", subject: .file(url.path))
+        }
+    }
+
+    /// A bundle that no client could install (a zip that is unsafe or holds no manifest at its
+    /// root, a model that does not load as a labeler) is not published.
+    private static func checkInstalls(_ url: URL, kind: ModelIndex.Kind, name: String) throws(TasksError) {
+        let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in
+            try StandardErrorSilencer.silencing(unless: false) { () throws(TasksError) in try ModelManager.loadCheck(candidate) }
+        }
+        do throws(BundleUnpacking.Failure) {
+            try BundleUnpacking.checkInstalls(
+                url, kind: kind, name: name, sizeLimit: DownloadSettings.defaultUnpackedSizeLimit, loadCheck: loadCheck)
+        } catch {
+            throw TasksError(
+                error.code, "cannot publish it: its download would fail at step \(error.step.rawValue): \(error.reason)",
+                subject: .file(url.path))
         }
     }
 
