@@ -222,6 +222,33 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         return nil
     }
 
+    /// Follows a redirect only within the requested URL's origin: a source must not send the
+    /// client to an address the user did not configure (another host, port or scheme).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let target = request.url, Self.origin(of: target) == Self.origin(of: url) else {
+            let target = request.url?.absoluteString ?? "no URL"
+            fail(
+                HTTPTransfer.Failure(
+                    code: .permissionDeniedError,
+                    reason:
+                        "\(url.absoluteString) redirects to \(target), another origin; redirects are followed only to the same scheme, host and port",
+                    isRetryable: false))
+            completionHandler(nil)
+            return
+        }
+        completionHandler(request)
+    }
+
+    /// Scheme, host and port (the scheme's default when absent), lowercased.
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? ["http": 80, "https": 443][scheme] ?? -1
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let total = state.withLock { state -> Int64? in
             guard state.failure == nil else { return nil }
