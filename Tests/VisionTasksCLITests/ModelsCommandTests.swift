@@ -90,6 +90,32 @@ struct ModelsCommandTests {
         #expect(list.stdoutLines.count == 1 && list.stdoutLines[0].hasPrefix("mobilenet\tversion 2\ttflite\t"), "\(list)")
     }
 
+    /// A bundle published as a symbolic link (such as latest.tflite -> v3.tflite) is indexed with
+    /// its target's size, which is what the server sends, and downloads; a folder named like a
+    /// bundle is refused by name.
+    @Test func symbolicLinksAreIndexedByTheirTarget() async throws {
+        let site = try Site()
+        let root = site.server.root
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("latest.tflite"), withDestinationURL: root.appendingPathComponent("mobilenet.tflite"))
+        let index = try await VisionTasksTool.run(["models", "index", root.path])
+        let size = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("mobilenet.tflite").path)[.size]
+        let expected = try #require(index.stdoutLines.first { $0.hasPrefix("mobilenet\t") })
+        #expect(
+            index.stdoutLines.first { $0.hasPrefix("latest\t") } == "latest" + expected.dropFirst("mobilenet".count), "\(index)")
+        #expect(expected.contains("\t\((size as? NSNumber)?.intValue ?? -1) bytes\t"), "\(index)")
+        let download = try await VisionTasksTool.run(["models", "download", "latest"], environment: site.environment)
+        #expect(download.status == 0, "\(download)")
+
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("folder.zip"), withIntermediateDirectories: false)
+        let folder = try await VisionTasksTool.run(["models", "index", root.path])
+        #expect(folder.status == 1)
+        #expect(
+            folder.diagnostics == [
+                "error: INVALID_ARGUMENT: \(root.appendingPathComponent("folder.zip").path): cannot publish it: it is a folder; a bundle is a .zip or .tflite file."
+            ], "\(folder)")
+    }
+
     /// Usage errors: no source, a bad --sha256, --precision for an indexed model.
     @Test(arguments: [
         (["models", "download", "flowers"], "error: no model source: give --source URL or set VISION_TASKS_MODEL_SOURCE"),

@@ -81,11 +81,17 @@ struct ModelsIndexCommand: ParsableCommand {
         return ModelIndex(models: models)
     }
 
+    /// The entry of the file at `url`; a symbolic link is described by its target, which is what
+    /// a static server sends.
     private static func entry(file: String, url: URL, kind: ModelIndex.Kind) throws(TasksError) -> ModelIndex.Entry {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .invalidArgument(
+                "cannot publish it: it is a folder; a bundle is a .zip or .tflite file.", subject: .file(url.path))
+        }
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            let digest = try SHA256Hasher.hexDigest(ofFileAt: url)
-            return ModelIndex.Entry(file: file, version: 1, sha256: digest, size: size?.int64Value ?? 0, kind: kind)
+            let digest = try SHA256Hasher.digest(ofFileAt: url)
+            return ModelIndex.Entry(file: file, version: 1, sha256: digest.sha256, size: digest.byteCount, kind: kind)
         } catch {
             throw .invalidArgument("cannot read it: \(error.localizedDescription)", subject: .file(url.path))
         }
