@@ -120,6 +120,18 @@ import Testing
             ]),
             message: "Two associated files are named l.txt; each file in the model's zip needs its own name."),
         ErrorCase(
+            id: "same locale twice",
+            metadata: .init(labels: [
+                .init(fileName: "l.txt", labels: labels), .init(fileName: "es1.txt", labels: labels, locale: "es"),
+                .init(fileName: "es2.txt", labels: labels, locale: "es"),
+            ]),
+            message: "Labels files es1.txt and es2.txt both have locale 'es'; give one labels file per locale."),
+        ErrorCase(
+            id: "two default labels files",
+            metadata: .init(labels: [.init(fileName: "a.txt", labels: labels), .init(fileName: "b.txt", labels: labels)]),
+            message:
+                "Labels files a.txt and b.txt both have no locale (the default labels); give one labels file per locale."),
+        ErrorCase(
             id: "path as name", metadata: .init(labels: [.init(fileName: "a/l.txt", labels: labels)]),
             message: "Associated file name 'a/l.txt' must be a plain file name, such as labels.txt."),
         ErrorCase(
@@ -202,7 +214,14 @@ import Testing
             try ModelMetadataWriter.write(modelAt: input, to: unwritable, metadata: Self.full)
         }
         #expect(writeError?.subject == .file(unwritable))
+        #expect(
+            writeError?.message.hasSuffix("the folder \(folder.appendingPathComponent("missing").path) does not exist.") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.tflite").path))
+        let folderError = expectTasksError(.invalidArgumentError, containing: "The model could not be written: this is a folder")
+        {
+            try ModelMetadataWriter.write(modelAt: input, to: folder.path, metadata: Self.full)
+        }
+        #expect(folderError?.subject == .file(folder.path))
     }
 }
 

@@ -129,7 +129,8 @@ struct MetadataWriteCommand: ParsableCommand {
 
     private static func labels(at path: String, locale: String?) throws(TasksError) -> ImageClassifierMetadata.Labels {
         let bytes = try FileReader.contents(atPath: path, as: .labels)
-        return ImageClassifierMetadata.Labels(fileName: fileName(path), labels: LabelFile.parse(Data(bytes)), locale: locale)
+        let labels = try LabelFile.parseForWriting(Data(bytes), fileName: path)
+        return ImageClassifierMetadata.Labels(fileName: fileName(path), labels: labels, locale: locale)
     }
 
     /// The name a file gets in the model's zip: its last path component.
