@@ -39,9 +39,10 @@ public enum ModelMetadataWriter {
     /// - Throws: `TasksError` invalidArgument naming the field at fault: a model that is not a
     ///   valid TFLite FlatBuffer, has several inputs or outputs, or would pass 2 GiB; a FLOAT32
     ///   input without normalization; normalization that is not 1 or 3 finite values per
-    ///   field, or has a zero std; a labels file whose count is not N, with a line break in a
-    ///   label, or a duplicate file name; a calibration file MediaPipe cannot parse or whose
-    ///   line count is not N. Errors of the existing metadata (see `TFLiteModelFile`).
+    ///   field, has a zero std, or maps pixels past the largest float (a huge mean over a small
+    ///   std); a labels file whose count is not N, with a line break in a label, or a duplicate
+    ///   file name or locale; a calibration file MediaPipe cannot parse or whose line count is
+    ///   not N. Errors of the existing metadata (see `TFLiteModelFile`).
     public static func write(model: Data, metadata: ImageClassifierMetadata) throws(TasksError) -> Result {
         let file = try TFLiteModelFile(bytes: model)
         let (inputs, outputs) = try ModelTensor.tensors(inModel: model)

@@ -152,6 +152,9 @@ import Testing
             id: "infinite mean", metadata: .init(normalization: .init(mean: [.infinity], std: [1])),
             message: "Normalization values must be finite numbers, got mean [inf] and std [1.0]."),
         ErrorCase(
+            id: "overflowing normalization", metadata: .init(normalization: .init(mean: [1e35], std: [1e-5])),
+            message: "Normalization mean [1e+35] and std [1e-05] map pixel values 0...255 outside the range of 32-bit floats."),
+        ErrorCase(
             id: "calibration lines",
             metadata: .init(
                 scoreCalibration: .init(fileName: "c.txt", contents: Data("1,1,0\n".utf8), transformation: .identity)),

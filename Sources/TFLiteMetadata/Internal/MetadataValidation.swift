@@ -79,6 +79,10 @@ enum MetadataValidation {
         guard std.allSatisfy({ abs($0) > 1e-6 }) else {
             throw .invalidArgument("Normalization std values must not be 0, got \(std).")
         }
+        guard zip(mean, std).allSatisfy({ ((0 - $0) / $1).isFinite && ((255 - $0) / $1).isFinite }) else {
+            throw .invalidArgument(
+                "Normalization mean \(mean) and std \(std) map pixel values 0...255 outside the range of 32-bit floats.")
+        }
     }
 
     private static func check(_ calibration: ImageClassifierMetadata.ScoreCalibration, categories: Int) throws(TasksError) {
