@@ -70,7 +70,9 @@ package struct ModelStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
-            throw .download(.permissionDeniedError, step: .install, model: name, "cannot create \(staging.path): \(error)")
+            throw .download(
+                .permissionDeniedError, step: .install, model: name,
+                "cannot create \(staging.path): \(Self.obstacle(to: staging) ?? error.localizedDescription)")
         }
         return staging
     }
@@ -113,6 +115,20 @@ package struct ModelStore: Sendable {
             throw TasksError(.permissionDeniedError, "cannot delete \(folder(name).path): \(error)", subject: .remoteModel(name))
         }
         return present
+    }
+
+    /// The file in the way of creating the folder `url`: the nearest existing ancestor when it
+    /// is not a folder (such as a cache path naming a file).
+    private static func obstacle(to url: URL) -> String? {
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : "\(ancestor.path) is a file, not a folder"
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        return nil
     }
 
     private func removeVersions(of name: String, keeping kept: [String]) {

@@ -116,6 +116,22 @@ struct ModelsCommandTests {
             ], "\(folder)")
     }
 
+    /// A cache path naming a file fails the download with a message saying so.
+    @Test func cacheThatIsAFile() async throws {
+        let site = try Site()
+        #expect(try await VisionTasksTool.run(["models", "index", site.server.root.path]).status == 0)
+        let file = site.cache.appendingPathComponent("cache-file")
+        try Data("not a folder".utf8).write(to: file)
+        let run = try await VisionTasksTool.run(
+            ["models", "download", "mobilenet", "--cache", file.path], environment: site.environment)
+        #expect(run.status == 1, "\(run)")
+        let message = try #require(run.diagnostics.first, "\(run)")
+        #expect(
+            message.hasPrefix("error: PERMISSION_DENIED: mobilenet: download failed at step install: cannot create "), "\(run)")
+        #expect(message.hasSuffix(": \(file.path) is a file, not a folder"), "\(run)")
+        #expect(try Data(contentsOf: file) == Data("not a folder".utf8))
+    }
+
     /// Usage errors: no source, a bad --sha256, --precision for an indexed model.
     @Test(arguments: [
         (["models", "download", "flowers"], "error: no model source: give --source URL or set VISION_TASKS_MODEL_SOURCE"),
