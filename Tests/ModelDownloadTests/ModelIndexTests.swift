@@ -47,7 +47,32 @@ struct ModelIndexTests {
         (
             "parent file",
             #"{"formatVersion": 1, "models": {"m": {"file": "../m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
-            #"model "m" has file "../m.zip"; it must be a relative path without '..'."#
+            #"model "m" has file "../m.zip"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "size 1e30",
+            #"{"formatVersion": 1, "models": {"m": {"file": "m.zip", "version": 1, "sha256": "\#(digest)", "size": 1e30, "kind": "tflite"}}}"#,
+            #"the model index is not valid index.json: a number does not fit its field ("version" and "size" are integers up to 2^63 - 1)"#
+        ),
+        (
+            "fractional version",
+            #"{"formatVersion": 1, "models": {"m": {"file": "m.zip", "version": 1.5, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"the model index is not valid index.json: a number does not fit its field ("version" and "size" are integers up to 2^63 - 1)"#
+        ),
+        (
+            "file scheme",
+            #"{"formatVersion": 1, "models": {"m": {"file": "file:/etc/passwd", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "file:/etc/passwd"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "http scheme without host",
+            #"{"formatVersion": 1, "models": {"m": {"file": "http:m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "http:m.zip"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "encoded parent",
+            #"{"formatVersion": 1, "models": {"m": {"file": "a/%2e%2e/%2E%2E/m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "a/%2e%2e/%2E%2E/m.zip"; it must be a relative path without '..' or a scheme."#
         ),
         (
             "dot name",
