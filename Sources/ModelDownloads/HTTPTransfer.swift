@@ -31,17 +31,31 @@ package enum HTTPTransfer {
         package let isRetryable: Bool
     }
 
+    /// Why `url` cannot be fetched, or nil when it can: an http or https URL with a host.
+    /// (URLSession would fail other schemes only after the retries, and libcurl would speak
+    /// FTP to an `ftp:` source.)
+    package static func problem(with url: URL) -> String? {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), !(url.host ?? "").isEmpty else {
+            return "a model source is an http or https URL with a host, such as https://example.com/models/"
+        }
+        return nil
+    }
+
     /// Downloads `url` into `file` (created or truncated), retrying as `settings` says.
     /// - Parameters:
     ///   - maximumByteCount: the most bytes accepted; a larger body fails at once.
     ///   - expectedByteCount: the size the index gives, checked against Content-Length.
     ///   - progress: called with the bytes received so far in the current attempt.
     ///   - isCancelled: polled; true abandons the transfer with a cancelled failure.
-    /// - Throws: `Failure` of the last attempt.
+    /// - Throws: `Failure` of the last attempt; invalidArgument at once for a URL `problem(with:)`
+    ///   refuses.
     package static func fetch(
         _ url: URL, to file: URL, settings: TransferSettings, maximumByteCount: Int64, expectedByteCount: Int64?,
         progress: @escaping @Sendable (Int64) -> Void, isCancelled: @escaping @Sendable () -> Bool
     ) throws(Failure) -> Outcome {
+        if let problem = problem(with: url) {
+            throw Failure(code: .invalidArgumentError, reason: "\(url.absoluteString): \(problem)", isRetryable: false)
+        }
         var delay = settings.retryDelay
         var attempt = 1
         while true {

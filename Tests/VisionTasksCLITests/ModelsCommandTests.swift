@@ -148,6 +148,18 @@ struct ModelsCommandTests {
             "error: '../x': a model name uses only letters, digits, '.', '_' and '-', and does not start with '.'."
         ),
         (["models", "frobnicate"], "error: unknown subcommand 'frobnicate'"),
+        (
+            ["models", "download", "flowers", "--source", "file:///srv/models/"],
+            "error: --source 'file:///srv/models/': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
+        (
+            ["models", "download", "flowers", "--source", "ftp://127.0.0.1/"],
+            "error: --source 'ftp://127.0.0.1/': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
+        (
+            ["models", "download", "efficientnet_lite0", "--source", "http:///"],
+            "error: --source 'http:///': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
         let run = try await VisionTasksTool.run(arguments, environment: ["VISION_TASKS_MODEL_SOURCE": ""])
