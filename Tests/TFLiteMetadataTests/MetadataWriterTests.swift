@@ -77,6 +77,29 @@ import Testing
         #expect(twice.model.ranges(of: Data([0x50, 0x4B, 0x03, 0x04])).count == 3)
     }
 
+    /// A model whose metadata names files its zip has lost (the zip cut off) is repaired by
+    /// giving the files again; keeping them is still a clear error.
+    @Test func lostFilesAreReplacedByNewOnes() throws {
+        let once = try ModelMetadataWriter.write(model: Self.bareModel, metadata: Self.full).model
+        let zipStart = try #require(once.firstRange(of: Data([0x50, 0x4B, 0x03, 0x04]))).lowerBound
+        let lost = once.prefix(upTo: zipStart)
+        expectTasksError(.notFoundError, containing: "No associated file with name: labels.txt") {
+            try ModelMetadataWriter.write(model: lost, metadata: .init(name: "kept"))
+        }
+        let repaired = try ModelMetadataWriter.write(
+            model: lost,
+            metadata: .init(
+                labels: [.init(fileName: "labels.txt", labels: Self.labels)], scoreCalibration: Self.full.scoreCalibration))
+        #expect(
+            repaired.replaced == [
+                "labels: labels.txt, labels_es.txt (not readable from the model's zip) replaced by labels.txt (48 labels)",
+                "score calibration: calibration.txt (not readable from the model's zip) replaced by calibration.txt",
+            ])
+        let file = try TFLiteModelFile(bytes: repaired.model)
+        #expect(file.associatedFiles.names == ["labels.txt", "calibration.txt"])
+        #expect(LabelFile.parse(try file.associatedFiles.contents(of: "labels.txt")) == Self.labels)
+    }
+
     @Test func mergingKeepsWhatIsNotGivenAndReportsWhatIsReplaced() throws {
         let once = try ModelMetadataWriter.write(model: Self.bareModel, metadata: Self.full)
         let renamed = Self.labels.map { $0.uppercased() }
