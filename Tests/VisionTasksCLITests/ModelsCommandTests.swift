@@ -116,6 +116,20 @@ struct ModelsCommandTests {
             ], "\(folder)")
     }
 
+    /// An index.json that does not read is not overwritten (that would restart every version at 1).
+    @Test func unreadableIndexIsNotReplaced() async throws {
+        let site = try Site()
+        let index = site.server.root.appendingPathComponent("index.json")
+        let broken = Data(#"{"formatVersion": 1, "models": {"flowers": {"file": "flowers.zip",}}}"#.utf8)
+        try broken.write(to: index)
+        let run = try await VisionTasksTool.run(["models", "index", site.server.root.path])
+        #expect(run.status == 1, "\(run)")
+        let message = try #require(run.diagnostics.first, "\(run)")
+        #expect(message.hasPrefix("error: INVALID_ARGUMENT: \(index.path): the model index is not valid index.json: "), "\(run)")
+        #expect(message.hasSuffix("It keeps the published versions: fix it, or remove it to start again at version 1."), "\(run)")
+        #expect(try Data(contentsOf: index) == broken)
+    }
+
     /// A cache path naming a file fails the download with a message saying so.
     @Test func cacheThatIsAFile() async throws {
         let site = try Site()

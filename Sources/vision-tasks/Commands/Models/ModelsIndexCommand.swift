@@ -13,6 +13,7 @@ struct ModelsIndexCommand: ParsableCommand {
             the zip's root; kind automl-zip) and NAME.tflite (kind tflite) in DIR under NAME, with
             its size and SHA-256. A model already in DIR/index.json keeps its version when its
             file is unchanged and gets the next version when it changed; a new one gets version 1.
+            An existing DIR/index.json that cannot be read is an error (remove it to start again).
             Then serve DIR with any static HTTP server (`python3 -m http.server -d DIR`).
             """,
         epilogue: "EXIT STATUS: 0 when index.json was written, 1 when it could not be, 2 for a usage error.")
@@ -55,7 +56,7 @@ struct ModelsIndexCommand: ParsableCommand {
         } catch {
             throw .notFound("cannot list the folder: \(error.localizedDescription)", subject: .file(folder.path))
         }
-        let previous = self.previous()
+        let previous = try self.previous()
         var models: [String: ModelIndex.Entry] = [:]
         for file in files {
             let url = folder.appendingPathComponent(file)
@@ -97,10 +98,19 @@ struct ModelsIndexCommand: ParsableCommand {
         }
     }
 
-    /// The index already in the folder, if it reads.
-    private func previous() -> ModelIndex? {
+    /// The index already in the folder, or nil when there is none.
+    /// - Throws: the reading or parsing error of an index that exists: rewriting it would restart
+    ///   every version at 1, so clients would not see the next change as newer.
+    private func previous() throws(TasksError) -> ModelIndex? {
         let url = folder.appendingPathComponent(ModelIndex.fileName)
-        guard let bytes = try? FileReader.contents(atPath: url.path, as: ModelIndex.fileKind) else { return nil }
-        return try? ModelIndex(json: Data(bytes), subject: .file(url.path))
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do throws(TasksError) {
+            let bytes = try FileReader.contents(atPath: url.path, as: ModelIndex.fileKind)
+            return try ModelIndex(json: Data(bytes), subject: .file(url.path))
+        } catch {
+            throw TasksError(
+                error.code, "\(error.reason) It keeps the published versions: fix it, or remove it to start again at version 1.",
+                subject: .file(url.path))
+        }
     }
 }
