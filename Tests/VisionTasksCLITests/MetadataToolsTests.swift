@@ -90,6 +90,24 @@ struct MetadataToolsTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("latin1.tflite").path))
     }
 
+    /// --output naming a labels or calibration file given (here through another spelling of its
+    /// path) is a usage error, and the file is left as it is.
+    @Test func outputThatIsAnInputFileIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let labels = folder.appendingPathComponent("labels.txt")
+        let text = Data((0..<1001).map { "label \($0)" }.joined(separator: "\n").utf8)
+        try text.write(to: labels)
+        let output = folder.path + "/./labels.txt"
+        let run = try await VisionTasksTool.run([
+            "metadata", "write", "\(Self.models)/mobilenet_v1_0.25_224_1_default_1.tflite", "--output", output,
+            "--labels-locale", "en=\(labels.path)", "--mean", "127.5", "--std", "127.5",
+        ])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.diagnostics.first == "error: --output '\(output)' is the input file '\(labels.path)'", "\(run)")
+        #expect(try Data(contentsOf: labels) == text)
+    }
+
     /// The labels file packed in `model`, as `unzip` (bootstrap installs it) extracts it.
     private func packedLabels(_ model: String) async throws -> Data {
         let unzip = try #require(ExternalProgram.find(["unzip"]), "unzip is needed to extract the reference labels")
