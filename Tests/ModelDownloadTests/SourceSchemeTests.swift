@@ -11,7 +11,7 @@ extension ModelManagerSuites {
         func nonHTTPSourceIsRefused(source: String) async throws {
             let fixture = try DownloadFixture(
                 transfer: ModelTransferOptions(stallTimeout: 60, maxAttempts: 3, retryDelay: 30))
-            fixture.manager.modelSource = try #require(URL(string: source))
+            fixture.manager.modelSource = URL(string: source)
             let event = await fixture.download()
             guard case .failed(let error) = event else {
                 Issue.record("expected a failure, got \(String(describing: event))")
