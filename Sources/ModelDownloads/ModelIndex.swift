@@ -80,6 +80,9 @@ package struct ModelIndex: Sendable, Equatable {
             throw .invalidArgument(
                 "the model index is not valid index.json: \(Self.describe(error, json: json))", subject: subject)
         }
+        if let name = DuplicateKeys.firstDuplicate(inObject: "models", of: json) {
+            throw .invalidArgument("the model index lists the model \"\(name)\" more than once.", subject: subject)
+        }
         guard document.formatVersion == Self.formatVersion else {
             throw .invalidArgument(
                 "the model index has formatVersion \(document.formatVersion); this version reads \(Self.formatVersion).",
