@@ -71,7 +71,8 @@ package struct ModelIndex: Sendable, Equatable {
 
     /// Parses and checks an index.
     /// - Throws: `TasksError` invalidArgument naming `subject` when the bytes are not the JSON
-    ///   above, the format version is unknown, or an entry has a bad field (named with its value).
+    ///   above, the format version is unknown, a model is listed twice, or an entry has a bad
+    ///   field (named with its value).
     package init(json: Data, subject: TasksError.Subject) throws(TasksError) {
         let document: Document
         do {
