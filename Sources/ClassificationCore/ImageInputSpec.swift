@@ -105,6 +105,11 @@ struct ImageInputSpec: Sendable {
             throw .invalidArgument(
                 "NormalizationOptions.std_values can't be 0. Please check if the tensor metadata has been populated correctly.")
         }
+        // Finite values can still overflow: (0 - 1e35) / 1e-5 is not a Float.
+        guard zip(mean, std).allSatisfy({ ((0 - $0) / $1).isFinite && ((255 - $0) / $1).isFinite }) else {
+            throw .invalidArgument(
+                "NormalizationOptions mean \(mean) and std \(std) map pixel values 0...255 outside the range of 32-bit floats.")
+        }
         return (mean, std)
     }
 }

@@ -25,7 +25,9 @@ public final class ModelManager: Sendable {
 
     /// The base URL of the default model source, whose `index.json` lists the models; nil when
     /// none is configured (downloads then fail). Default: `VISION_TASKS_MODEL_SOURCE`.
-    /// A ``CustomRemoteModel`` with an ``HTTPModelSource`` URL uses that instead.
+    /// A ``CustomRemoteModel`` with an ``HTTPModelSource`` URL uses that instead. Only http and
+    /// https URLs with a host are fetched; a download from another URL fails with
+    /// invalidArgument at the index step.
     public var modelSource: URL? {
         get { settings.withLock { $0.sourceURL } }
         set { settings.withLock { $0.sourceURL = newValue } }

@@ -62,7 +62,8 @@ package struct DownloadSettings: Sendable {
 /// connection (closed before the announced length, reset, or stalled), and HTTP 502, 503 and
 /// 504, are retried from the start up to `maxAttempts` attempts in all, waiting `retryDelay`
 /// seconds before the second attempt and doubling the wait before each later one.
-/// Refused connections, other HTTP errors and wrong content are not retried.
+/// Refused connections, other HTTP errors and wrong content are not retried. A redirect is
+/// followed only within the requested URL's scheme, host and port.
 package struct TransferSettings: Sendable {
     /// Seconds without data before the transfer is abandoned. Default 30.
     package var stallTimeout: Double = 30

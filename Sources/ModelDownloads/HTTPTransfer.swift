@@ -31,17 +31,31 @@ package enum HTTPTransfer {
         package let isRetryable: Bool
     }
 
+    /// Why `url` cannot be fetched, or nil when it can: an http or https URL with a host.
+    /// (URLSession would fail other schemes only after the retries, and libcurl would speak
+    /// FTP to an `ftp:` source.)
+    package static func problem(with url: URL) -> String? {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), !(url.host ?? "").isEmpty else {
+            return "a model source is an http or https URL with a host, such as https://example.com/models/"
+        }
+        return nil
+    }
+
     /// Downloads `url` into `file` (created or truncated), retrying as `settings` says.
     /// - Parameters:
     ///   - maximumByteCount: the most bytes accepted; a larger body fails at once.
     ///   - expectedByteCount: the size the index gives, checked against Content-Length.
     ///   - progress: called with the bytes received so far in the current attempt.
     ///   - isCancelled: polled; true abandons the transfer with a cancelled failure.
-    /// - Throws: `Failure` of the last attempt.
+    /// - Throws: `Failure` of the last attempt; invalidArgument at once for a URL `problem(with:)`
+    ///   refuses.
     package static func fetch(
         _ url: URL, to file: URL, settings: TransferSettings, maximumByteCount: Int64, expectedByteCount: Int64?,
         progress: @escaping @Sendable (Int64) -> Void, isCancelled: @escaping @Sendable () -> Bool
     ) throws(Failure) -> Outcome {
+        if let problem = problem(with: url) {
+            throw Failure(code: .invalidArgumentError, reason: "\(url.absoluteString): \(problem)", isRetryable: false)
+        }
         var delay = settings.retryDelay
         var attempt = 1
         while true {
@@ -220,6 +234,33 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 isRetryable: false)
         }
         return nil
+    }
+
+    /// Follows a redirect only within the requested URL's origin: a source must not send the
+    /// client to an address the user did not configure (another host, port or scheme).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        guard let target = request.url, Self.origin(of: target) == Self.origin(of: url) else {
+            let target = request.url?.absoluteString ?? "no URL"
+            fail(
+                HTTPTransfer.Failure(
+                    code: .permissionDeniedError,
+                    reason:
+                        "\(url.absoluteString) redirects to \(target), another origin; redirects are followed only to the same scheme, host and port",
+                    isRetryable: false))
+            completionHandler(nil)
+            return
+        }
+        completionHandler(request)
+    }
+
+    /// Scheme, host and port (the scheme's default when absent), lowercased.
+    private static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? ["http": 80, "https": 443][scheme] ?? -1
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -18,7 +18,8 @@ import TasksCommon
 /// }
 /// ```
 ///
-/// - `file`: the bundle's path relative to the base URL (no `..`, not absolute).
+/// - `file`: the bundle's path relative to the base URL (no `..`, not absolute, no scheme such
+///   as `file:` or `http:`, also when percent-encoded).
 /// - `version`: a positive integer; publishing a new bundle under the same name increases it.
 /// - `sha256`: the bundle file's SHA-256, 64 lowercase hexadecimal digits.
 /// - `size`: the bundle file's size in bytes.
@@ -70,13 +71,18 @@ package struct ModelIndex: Sendable, Equatable {
 
     /// Parses and checks an index.
     /// - Throws: `TasksError` invalidArgument naming `subject` when the bytes are not the JSON
-    ///   above, the format version is unknown, or an entry has a bad field (named with its value).
+    ///   above, the format version is unknown, a model is listed twice, or an entry has a bad
+    ///   field (named with its value).
     package init(json: Data, subject: TasksError.Subject) throws(TasksError) {
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: json)
         } catch {
-            throw .invalidArgument("the model index is not valid index.json: \(Self.describe(error))", subject: subject)
+            throw .invalidArgument(
+                "the model index is not valid index.json: \(Self.describe(error, json: json))", subject: subject)
+        }
+        if let name = DuplicateKeys.firstDuplicate(inObject: "models", of: json) {
+            throw .invalidArgument("the model index lists the model \"\(name)\" more than once.", subject: subject)
         }
         guard document.formatVersion == Self.formatVersion else {
             throw .invalidArgument(
@@ -112,16 +118,25 @@ package struct ModelIndex: Sendable, Equatable {
                 "model \"\(name)\" has sha256 \"\(entry.sha256)\"; it must be 64 lowercase hexadecimal digits.",
                 subject: subject)
         }
-        let parts = entry.file.split(separator: "/", omittingEmptySubsequences: false)
-        guard !entry.file.isEmpty, !entry.file.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
+        // Percent-decoded as a server decodes it; a scheme ("file:", "http:") would leave the source.
+        let decoded = entry.file.removingPercentEncoding ?? entry.file
+        let parts = decoded.split(separator: "/", omittingEmptySubsequences: false)
+        guard !entry.file.isEmpty, !decoded.hasPrefix("/"), !parts.contains(".."), !parts.contains(""),
+            URL(string: entry.file)?.scheme == nil
+        else {
             throw .invalidArgument(
-                "model \"\(name)\" has file \"\(entry.file)\"; it must be a relative path without '..'.", subject: subject)
+                "model \"\(name)\" has file \"\(entry.file)\"; it must be a relative path without '..' or a scheme.",
+                subject: subject)
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    private static func describe(_ error: any Error, json: Data) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context): "not JSON (\(context.debugDescription))"
+        case DecodingError.dataCorrupted(let context):
+            // Foundation reports a number that does not fit the field (1e30, 2.5) as invalid JSON.
+            (try? JSONSerialization.jsonObject(with: json)) == nil
+                ? "not JSON (\(context.debugDescription))"
+                : "a number does not fit its field (\"version\" and \"size\" are integers up to 2^63 - 1)"
         case DecodingError.keyNotFound(let key, let context): "missing \"\(key.stringValue)\" at \(path(context))"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\(context.debugDescription) at \(path(context))"

@@ -32,7 +32,8 @@ package struct InstalledModel: Sendable, Equatable, Codable {
 /// Installing renames a complete version folder into place and then replaces `current` by
 /// renaming a new pointer over it, so a reader sees the old version or the new one, never a
 /// mix. The previous version's folder is kept (a labeler being created from it can finish
-/// reading); older ones are removed.
+/// reading); older ones are removed. Installs of one model take turns, across processes too,
+/// under an exclusive `flock(2)` on `<root>/<name>/`.
 package struct ModelStore: Sendable {
     /// The cache's root folder.
     package let root: URL
@@ -70,7 +71,9 @@ package struct ModelStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
-            throw .download(.permissionDeniedError, step: .install, model: name, "cannot create \(staging.path): \(error)")
+            throw .download(
+                .permissionDeniedError, step: .install, model: name,
+                "cannot create \(staging.path): \(Self.obstacle(to: staging) ?? error.localizedDescription)")
         }
         return staging
     }
@@ -81,6 +84,10 @@ package struct ModelStore: Sendable {
     package func install(
         _ unpacked: URL, name: String, version: Int, sha256: String, kind: ModelIndex.Kind
     ) throws(TasksError) -> InstalledModel {
+        // Installs of one model by several processes take turns: otherwise one's clean-up could
+        // remove the folder another has moved into place but not yet pointed `current` at.
+        let lock = try lockFolder(name)
+        defer { close(lock) }
         let previous = installed(name)
         let id = UUID().uuidString.prefix(8).lowercased()
         let directory = folder(name).appendingPathComponent("v\(version)-\(sha256.prefix(12))-\(id)", isDirectory: true)
@@ -113,6 +120,39 @@ package struct ModelStore: Sendable {
             throw TasksError(.permissionDeniedError, "cannot delete \(folder(name).path): \(error)", subject: .remoteModel(name))
         }
         return present
+    }
+
+    /// An exclusive `flock(2)` on the model's folder (which holds the staging folder, so exists),
+    /// released by closing the returned descriptor.
+    private func lockFolder(_ name: String) throws(TasksError) -> Int32 {
+        let descriptor = open(folder(name).path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .download(
+                .internalError, step: .install, model: name,
+                "cannot open \(folder(name).path) to lock it: \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw .download(.internalError, step: .install, model: name, "cannot lock \(folder(name).path): \(reason)")
+            }
+        }
+        return descriptor
+    }
+
+    /// The file in the way of creating the folder `url`: the nearest existing ancestor when it
+    /// is not a folder (such as a cache path naming a file).
+    private static func obstacle(to url: URL) -> String? {
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+                return isFolder.boolValue ? nil : "\(ancestor.path) is a file, not a folder"
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        return nil
     }
 
     private func removeVersions(of name: String, keeping kept: [String]) {

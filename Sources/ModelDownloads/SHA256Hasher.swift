@@ -39,15 +39,24 @@ package final class SHA256Hasher {
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The SHA-256 of the file at `url`, read in 1 MiB pieces.
+    /// The SHA-256 of the file at `url` (a symbolic link is followed), read in 1 MiB pieces.
     /// - Throws: the file handle's error when the file cannot be read.
     package static func hexDigest(ofFileAt url: URL) throws -> String {
+        try digest(ofFileAt: url).sha256
+    }
+
+    /// The SHA-256 and byte count of the file at `url` (a symbolic link is followed), from one
+    /// read, so the two describe the same bytes.
+    /// - Throws: the file handle's error when the file cannot be read.
+    package static func digest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let hasher = SHA256Hasher()
+        var byteCount: Int64 = 0
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             hasher.update(chunk)
+            byteCount += Int64(chunk.count)
         }
-        return hasher.finalize()
+        return (hasher.finalize(), byteCount)
     }
 }

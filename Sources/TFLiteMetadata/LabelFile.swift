@@ -39,4 +39,25 @@ package enum LabelFile {
         }
         return labels
     }
+
+    /// Splits a labels file a user gives to the metadata writer, as `parse` does, but refuses
+    /// what `parse` would turn silently into other names: bytes that are not UTF-8. A UTF-8 byte
+    /// order mark at the start (editors on Windows write one) is not part of the first label.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - fileName: the file's name, for the error.
+    /// - Throws: `TasksError` invalidArgument naming the file and the first line that is not UTF-8.
+    package static func parseForWriting(_ data: Data, fileName: String) throws(TasksError) -> [String] {
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = data.starts(with: byteOrderMark) ? data.dropFirst(byteOrderMark.count) : data[...]
+        let labels = parse(Data(text))
+        if let line = labels.firstIndex(where: { $0.unicodeScalars.contains("\u{FFFD}") }),
+            String(validating: text, as: UTF8.self) == nil
+        {
+            throw .invalidArgument(
+                "Labels file \(fileName) is not UTF-8 text (line \(line + 1) has bytes that are not UTF-8); save it as UTF-8.")
+        }
+        return labels
+    }
 }

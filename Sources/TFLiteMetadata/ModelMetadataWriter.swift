@@ -39,9 +39,10 @@ public enum ModelMetadataWriter {
     /// - Throws: `TasksError` invalidArgument naming the field at fault: a model that is not a
     ///   valid TFLite FlatBuffer, has several inputs or outputs, or would pass 2 GiB; a FLOAT32
     ///   input without normalization; normalization that is not 1 or 3 finite values per
-    ///   field, or has a zero std; a labels file whose count is not N, with a line break in a
-    ///   label, or a duplicate file name; a calibration file MediaPipe cannot parse or whose
-    ///   line count is not N. Errors of the existing metadata (see `TFLiteModelFile`).
+    ///   field, has a zero std, or maps pixels past the largest float (a huge mean over a small
+    ///   std); a labels file whose count is not N, with a line break in a label, or a duplicate
+    ///   file name or locale; a calibration file MediaPipe cannot parse or whose line count is
+    ///   not N. Errors of the existing metadata (see `TFLiteModelFile`).
     public static func write(model: Data, metadata: ImageClassifierMetadata) throws(TasksError) -> Result {
         let file = try TFLiteModelFile(bytes: model)
         let (inputs, outputs) = try ModelTensor.tensors(inModel: model)
@@ -67,7 +68,8 @@ public enum ModelMetadataWriter {
     /// - Returns: what of the old metadata was replaced (see `Result.replaced`).
     /// - Throws: `TasksError` as `write(model:metadata:)`, naming the input model file as the
     ///   subject; the file errors of reading the input (not found, not a regular file, over
-    ///   2 GiB); invalidArgument naming the output file when it cannot be written.
+    ///   2 GiB); invalidArgument naming the output file when it cannot be written (such as a
+    ///   folder, or in a folder that does not exist); the output is then unchanged.
     public static func write(
         modelAt inputPath: String, to outputPath: String, metadata: ImageClassifierMetadata
     ) throws(TasksError)
@@ -80,12 +82,27 @@ public enum ModelMetadataWriter {
         } catch {
             throw error.naming(.file(inputPath))
         }
-        do {
-            try result.model.write(to: URL(fileURLWithPath: outputPath), options: .atomic)
-        } catch {
-            throw .invalidArgument("The model could not be written: \(error.localizedDescription)", subject: .file(outputPath))
-        }
+        try save(result.model, to: outputPath)
         return result.replaced
+    }
+
+    /// Writes `model` at `path` atomically; the errors say which of the usual causes it is.
+    private static func save(_ model: Data, to path: String) throws(TasksError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .invalidArgument(
+                "The model could not be written: this is a folder; give the path of the file to write.", subject: .file(path))
+        }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .invalidArgument("The model could not be written: the folder \(folder) does not exist.", subject: .file(path))
+        }
+        do {
+            try model.write(to: url, options: .atomic)
+        } catch {
+            throw .invalidArgument("The model could not be written: \(error.localizedDescription)", subject: .file(path))
+        }
     }
 
     /// Reads the written model as every reader will, and checks it holds what was written.

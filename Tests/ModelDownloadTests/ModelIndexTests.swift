@@ -16,6 +16,13 @@ struct ModelIndexTests {
         #"{"file": "\#(file)", "version": \#(version), "sha256": "\#(sha256)", "size": \#(size), "kind": "\#(kind)"}"#
     }
 
+    /// The same key in different objects, or in strings, is not a repeated model.
+    @Test func keysRepeatedElsewhereAreNotDuplicates() throws {
+        let json = index(#""m": \#(entry(file: "m\\\"{,.zip")), "n": \#(entry(file: "n.zip"))"#)
+        let parsed = try ModelIndex(json: Data(json.utf8), subject: .buffer("index"))
+        #expect(parsed.models.keys.sorted() == ["m", "n"])
+    }
+
     @Test func parsesAndWritesTheDocumentedFormat() throws {
         let parsed = try ModelIndex(json: Data(index(#""flowers": \#(entry())"#).utf8), subject: .buffer("index"))
         #expect(
@@ -47,7 +54,37 @@ struct ModelIndexTests {
         (
             "parent file",
             #"{"formatVersion": 1, "models": {"m": {"file": "../m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
-            #"model "m" has file "../m.zip"; it must be a relative path without '..'."#
+            #"model "m" has file "../m.zip"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "model listed twice",
+            #"{"formatVersion": 1, "models": {"m": {"file": "a.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}, "n": {"m": 1, "file": "b.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}, "\u006d": {"file": "c.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"the model index lists the model "m" more than once."#
+        ),
+        (
+            "size 1e30",
+            #"{"formatVersion": 1, "models": {"m": {"file": "m.zip", "version": 1, "sha256": "\#(digest)", "size": 1e30, "kind": "tflite"}}}"#,
+            #"the model index is not valid index.json: a number does not fit its field ("version" and "size" are integers up to 2^63 - 1)"#
+        ),
+        (
+            "fractional version",
+            #"{"formatVersion": 1, "models": {"m": {"file": "m.zip", "version": 1.5, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"the model index is not valid index.json: a number does not fit its field ("version" and "size" are integers up to 2^63 - 1)"#
+        ),
+        (
+            "file scheme",
+            #"{"formatVersion": 1, "models": {"m": {"file": "file:/etc/passwd", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "file:/etc/passwd"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "http scheme without host",
+            #"{"formatVersion": 1, "models": {"m": {"file": "http:m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "http:m.zip"; it must be a relative path without '..' or a scheme."#
+        ),
+        (
+            "encoded parent",
+            #"{"formatVersion": 1, "models": {"m": {"file": "a/%2e%2e/%2E%2E/m.zip", "version": 1, "sha256": "\#(digest)", "size": 1, "kind": "tflite"}}}"#,
+            #"model "m" has file "a/%2e%2e/%2E%2E/m.zip"; it must be a relative path without '..' or a scheme."#
         ),
         (
             "dot name",

@@ -1,5 +1,7 @@
 import Foundation
 import TFLiteMetadata
+import TasksCommon
+import TestSupport
 import Testing
 
 /// Label splitting as MediaPipe's `ForEachLine` + `BuildLabelMapFromFiles`: lines end at
@@ -27,6 +29,20 @@ import Testing
         ] as [(String, [String])])
     func parse(text: String, labels: [String]) {
         #expect(LabelFile.parse(Data(text.utf8)) == labels)
+    }
+
+    /// The writer's reading: a leading byte order mark is dropped, bytes that are not UTF-8 are
+    /// refused with the line, and valid text (U+FFFD included) reads as `parse` reads it.
+    @Test func parseForWriting() throws {
+        #expect(try LabelFile.parseForWriting(Data([0xEF, 0xBB, 0xBF] + Array("a\nb\n".utf8)), fileName: "l.txt") == ["a", "b"])
+        #expect(try LabelFile.parseForWriting(Data("a\n\u{FFFD}\n".utf8), fileName: "l.txt") == ["a", "\u{FFFD}"])
+        #expect(try LabelFile.parseForWriting(Data("a\u{FEFF}\n".utf8), fileName: "l.txt") == ["a\u{FEFF}"])
+        expectTasksError(
+            .invalidArgumentError,
+            containing: "Labels file l.txt is not UTF-8 text (line 2 has bytes that are not UTF-8); save it as UTF-8."
+        ) {
+            try LabelFile.parseForWriting(Data(Array("a\n".utf8) + [0x63, 0xE9, 0x0A, 0x62]), fileName: "l.txt")
+        }
     }
 
     @Test func sliceOfLargerData() {

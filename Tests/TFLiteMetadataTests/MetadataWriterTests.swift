@@ -77,6 +77,29 @@ import Testing
         #expect(twice.model.ranges(of: Data([0x50, 0x4B, 0x03, 0x04])).count == 3)
     }
 
+    /// A model whose metadata names files its zip has lost (the zip cut off) is repaired by
+    /// giving the files again; keeping them is still a clear error.
+    @Test func lostFilesAreReplacedByNewOnes() throws {
+        let once = try ModelMetadataWriter.write(model: Self.bareModel, metadata: Self.full).model
+        let zipStart = try #require(once.firstRange(of: Data([0x50, 0x4B, 0x03, 0x04]))).lowerBound
+        let lost = once.prefix(upTo: zipStart)
+        expectTasksError(.notFoundError, containing: "No associated file with name: labels.txt") {
+            try ModelMetadataWriter.write(model: lost, metadata: .init(name: "kept"))
+        }
+        let repaired = try ModelMetadataWriter.write(
+            model: lost,
+            metadata: .init(
+                labels: [.init(fileName: "labels.txt", labels: Self.labels)], scoreCalibration: Self.full.scoreCalibration))
+        #expect(
+            repaired.replaced == [
+                "labels: labels.txt, labels_es.txt (not readable from the model's zip) replaced by labels.txt (48 labels)",
+                "score calibration: calibration.txt (not readable from the model's zip) replaced by calibration.txt",
+            ])
+        let file = try TFLiteModelFile(bytes: repaired.model)
+        #expect(file.associatedFiles.names == ["labels.txt", "calibration.txt"])
+        #expect(LabelFile.parse(try file.associatedFiles.contents(of: "labels.txt")) == Self.labels)
+    }
+
     @Test func mergingKeepsWhatIsNotGivenAndReportsWhatIsReplaced() throws {
         let once = try ModelMetadataWriter.write(model: Self.bareModel, metadata: Self.full)
         let renamed = Self.labels.map { $0.uppercased() }
@@ -138,6 +161,18 @@ import Testing
             ]),
             message: "Two associated files are named l.txt; each file in the model's zip needs its own name."),
         ErrorCase(
+            id: "same locale twice",
+            metadata: .init(labels: [
+                .init(fileName: "l.txt", labels: labels), .init(fileName: "es1.txt", labels: labels, locale: "es"),
+                .init(fileName: "es2.txt", labels: labels, locale: "es"),
+            ]),
+            message: "Labels files es1.txt and es2.txt both have locale 'es'; give one labels file per locale."),
+        ErrorCase(
+            id: "two default labels files",
+            metadata: .init(labels: [.init(fileName: "a.txt", labels: labels), .init(fileName: "b.txt", labels: labels)]),
+            message:
+                "Labels files a.txt and b.txt both have no locale (the default labels); give one labels file per locale."),
+        ErrorCase(
             id: "path as name", metadata: .init(labels: [.init(fileName: "a/l.txt", labels: labels)]),
             message: "Associated file name 'a/l.txt' must be a plain file name, such as labels.txt."),
         ErrorCase(
@@ -157,6 +192,9 @@ import Testing
         ErrorCase(
             id: "infinite mean", metadata: .init(normalization: .init(mean: [.infinity], std: [1])),
             message: "Normalization values must be finite numbers, got mean [inf] and std [1.0]."),
+        ErrorCase(
+            id: "overflowing normalization", metadata: .init(normalization: .init(mean: [1e35], std: [1e-5])),
+            message: "Normalization mean [1e+35] and std [1e-05] map pixel values 0...255 outside the range of 32-bit floats."),
         ErrorCase(
             id: "calibration lines",
             metadata: .init(
@@ -220,7 +258,14 @@ import Testing
             try ModelMetadataWriter.write(modelAt: input, to: unwritable, metadata: Self.full)
         }
         #expect(writeError?.subject == .file(unwritable))
+        #expect(
+            writeError?.message.hasSuffix("the folder \(folder.appendingPathComponent("missing").path) does not exist.") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.tflite").path))
+        let folderError = expectTasksError(.invalidArgumentError, containing: "The model could not be written: this is a folder")
+        {
+            try ModelMetadataWriter.write(modelAt: input, to: folder.path, metadata: Self.full)
+        }
+        #expect(folderError?.subject == .file(folder.path))
     }
 }
 

@@ -50,7 +50,8 @@ public final class ModelServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// Makes requests for `path` (such as "/flowers-v2.zip") fail with `fault`: "500", "drop", "stall", "no-length".
+    /// Makes requests for `path` (such as "/flowers-v2.zip") fail with `fault`: "500", "drop", "stall", "no-length",
+    /// or "redirect:URL" (a 302 to URL).
     public func inject(_ fault: String, at path: String) throws {
         try JSONSerialization.data(withJSONObject: [path: fault]).write(to: folder.appendingPathComponent("faults.json"))
     }

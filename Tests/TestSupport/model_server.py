@@ -4,7 +4,8 @@
     model_server.py serve ROOT   serves ROOT on 127.0.0.1 at a free port, prints the port on
                                  the first line of stdout, appends "PATH" to ROOT/../requests.log
                                  for every request, and applies ROOT/../faults.json
-                                 ({"/path": "500" | "drop" | "stall" | "no-length"}) read at each request.
+                                 ({"/path": "500" | "drop" | "stall" | "no-length" | "redirect:URL"}) read at each
+                                 request.
                                  Stops when stdin closes or on SIGTERM.
     model_server.py zip OUT SPEC writes the zip OUT from the JSON list SPEC of entries:
                                  {"name", "file": path} | {"name", "text"} |
@@ -35,6 +36,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.partial_body(stall=fault == "stall")
         elif fault == "no-length":
             self.unannounced_body()
+        elif fault and fault.startswith("redirect:"):
+            self.send_response(302)
+            self.send_header("Location", fault[len("redirect:"):])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         else:
             super().do_GET()
 

@@ -130,6 +130,10 @@ struct LabelUsageErrorTests {
         UsageCase(
             id: "no model option", arguments: ["IMAGE"], message: "error: --manifest, --model or --remote is required"),
         UsageCase(
+            id: "--remote with a path", arguments: ["--remote", "../x", "IMAGE"],
+            message:
+                "error: --remote '../x': a model name uses only letters, digits, '.', '_' and '-', and does not start with '.'."),
+        UsageCase(
             id: "both --manifest and --model", arguments: ["--manifest", "MANIFEST", "--model", "MODEL", "IMAGE"],
             message: "error: give one of --manifest, --model and --remote"),
         UsageCase(

@@ -79,6 +79,57 @@ struct MetadataToolsTests {
         #expect((options as? [String: Any])?["score_transformation"] as? String == "IDENTITY", "\(inspect)")
     }
 
+    /// A labels file with a UTF-8 byte order mark writes the same model as without it; one that
+    /// is not UTF-8 is refused, naming the file, and writes nothing.
+    @Test func labelsFileEncodings() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = Array((0..<1001).map { "label \($0)" }.joined(separator: "\n").utf8)
+        let variants: [(String, [UInt8])] = [
+            ("plain", text), ("bom", [0xEF, 0xBB, 0xBF] + text), ("latin1", text + Array("\ncaf".utf8) + [0xE9]),
+        ]
+        var runs: [String: (status: Int32, diagnostics: [String])] = [:]
+        for (name, bytes) in variants {
+            let labels = folder.appendingPathComponent(name).appendingPathComponent("labels.txt")
+            try FileManager.default.createDirectory(at: labels.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: labels)
+            let run = try await VisionTasksTool.run([
+                "metadata", "write", "\(Self.models)/mobilenet_v1_0.25_224_1_default_1.tflite", "--output",
+                folder.appendingPathComponent("\(name).tflite").path, "--labels", labels.path, "--mean", "127.5", "--std",
+                "127.5",
+            ])
+            runs[name] = (run.status, run.diagnostics)
+        }
+        #expect(runs["plain"]?.status == 0 && runs["bom"]?.status == 0)
+        let plain = try Data(contentsOf: folder.appendingPathComponent("plain.tflite"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("bom.tflite")) == plain)
+        #expect(runs["latin1"]?.status == 1)
+        let latin1 = folder.appendingPathComponent("latin1/labels.txt").path
+        #expect(
+            runs["latin1"]?.diagnostics.first
+                == "error: INVALID_ARGUMENT: Labels file \(latin1) is not UTF-8 text (line 1002 has bytes that are not UTF-8); save it as UTF-8.",
+            "\(String(describing: runs["latin1"]))")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("latin1.tflite").path))
+    }
+
+    /// --output naming a labels or calibration file given (here through another spelling of its
+    /// path) is a usage error, and the file is left as it is.
+    @Test func outputThatIsAnInputFileIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let labels = folder.appendingPathComponent("labels.txt")
+        let text = Data((0..<1001).map { "label \($0)" }.joined(separator: "\n").utf8)
+        try text.write(to: labels)
+        let output = folder.path + "/./labels.txt"
+        let run = try await VisionTasksTool.run([
+            "metadata", "write", "\(Self.models)/mobilenet_v1_0.25_224_1_default_1.tflite", "--output", output,
+            "--labels-locale", "en=\(labels.path)", "--mean", "127.5", "--std", "127.5",
+        ])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.diagnostics.first == "error: --output '\(output)' is the input file '\(labels.path)'", "\(run)")
+        #expect(try Data(contentsOf: labels) == text)
+    }
+
     /// The labels file packed in `model`, as `unzip` (bootstrap installs it) extracts it.
     private func packedLabels(_ model: String) async throws -> Data {
         let unzip = try #require(ExternalProgram.find(["unzip"]), "unzip is needed to extract the reference labels")
@@ -118,6 +169,8 @@ struct MetadataToolsTests {
             message: "error: --labels-locale expects CODE=FILE, such as es=labels_es.txt, got 'es'"),
         UsageCase(
             arguments: ["inspect", "--format", "csv", "m.tflite"], message: "error: --format must be table or json, got 'csv'"),
+        UsageCase(
+            arguments: ["inspect", "--format", "xml", "m.tflite"], message: "error: --format must be table or json, got 'xml'"),
     ]
 
     @Test("usage errors", arguments: usageCases)

@@ -130,6 +130,62 @@ struct ModelsCommandTests {
         #expect(list.stdoutLines.count == 1 && list.stdoutLines[0].hasPrefix("mobilenet\tversion 2\ttflite\t"), "\(list)")
     }
 
+    /// A bundle published as a symbolic link (such as latest.tflite -> v3.tflite) is indexed with
+    /// its target's size, which is what the server sends, and downloads; a folder named like a
+    /// bundle is refused by name.
+    @Test func symbolicLinksAreIndexedByTheirTarget() async throws {
+        let site = try Site()
+        let root = site.server.root
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("latest.tflite"), withDestinationURL: root.appendingPathComponent("mobilenet.tflite"))
+        let index = try await VisionTasksTool.run(["models", "index", root.path])
+        let size = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("mobilenet.tflite").path)[.size]
+        let expected = try #require(index.stdoutLines.first { $0.hasPrefix("mobilenet\t") })
+        #expect(
+            index.stdoutLines.first { $0.hasPrefix("latest\t") } == "latest" + expected.dropFirst("mobilenet".count), "\(index)")
+        #expect(expected.contains("\t\((size as? NSNumber)?.intValue ?? -1) bytes\t"), "\(index)")
+        let download = try await VisionTasksTool.run(["models", "download", "latest"], environment: site.environment)
+        #expect(download.status == 0, "\(download)")
+
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("folder.zip"), withIntermediateDirectories: false)
+        let folder = try await VisionTasksTool.run(["models", "index", root.path])
+        #expect(folder.status == 1)
+        #expect(
+            folder.diagnostics == [
+                "error: INVALID_ARGUMENT: \(root.appendingPathComponent("folder.zip").path): cannot publish it: it is a folder; a bundle is a .zip or .tflite file."
+            ], "\(folder)")
+    }
+
+    /// An index.json that does not read is not overwritten (that would restart every version at 1).
+    @Test func unreadableIndexIsNotReplaced() async throws {
+        let site = try Site()
+        let index = site.server.root.appendingPathComponent("index.json")
+        let broken = Data(#"{"formatVersion": 1, "models": {"flowers": {"file": "flowers.zip",}}}"#.utf8)
+        try broken.write(to: index)
+        let run = try await VisionTasksTool.run(["models", "index", site.server.root.path])
+        #expect(run.status == 1, "\(run)")
+        let message = try #require(run.diagnostics.first, "\(run)")
+        #expect(message.hasPrefix("error: INVALID_ARGUMENT: \(index.path): the model index is not valid index.json: "), "\(run)")
+        #expect(message.hasSuffix("It keeps the published versions: fix it, or remove it to start again at version 1."), "\(run)")
+        #expect(try Data(contentsOf: index) == broken)
+    }
+
+    /// A cache path naming a file fails the download with a message saying so.
+    @Test func cacheThatIsAFile() async throws {
+        let site = try Site()
+        #expect(try await VisionTasksTool.run(["models", "index", site.server.root.path]).status == 0)
+        let file = site.cache.appendingPathComponent("cache-file")
+        try Data("not a folder".utf8).write(to: file)
+        let run = try await VisionTasksTool.run(
+            ["models", "download", "mobilenet", "--cache", file.path], environment: site.environment)
+        #expect(run.status == 1, "\(run)")
+        let message = try #require(run.diagnostics.first, "\(run)")
+        #expect(
+            message.hasPrefix("error: PERMISSION_DENIED: mobilenet: download failed at step install: cannot create "), "\(run)")
+        #expect(message.hasSuffix(": \(file.path) is a file, not a folder"), "\(run)")
+        #expect(try Data(contentsOf: file) == Data("not a folder".utf8))
+    }
+
     /// Usage errors: no source, a bad --sha256, --precision for an indexed model.
     @Test(arguments: [
         (["models", "download", "flowers"], "error: no model source: give --source URL or set VISION_TASKS_MODEL_SOURCE"),
@@ -146,6 +202,18 @@ struct ModelsCommandTests {
             "error: '../x': a model name uses only letters, digits, '.', '_' and '-', and does not start with '.'."
         ),
         (["models", "frobnicate"], "error: unknown subcommand 'frobnicate'"),
+        (
+            ["models", "download", "flowers", "--source", "file:///srv/models/"],
+            "error: --source 'file:///srv/models/': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
+        (
+            ["models", "download", "flowers", "--source", "ftp://127.0.0.1/"],
+            "error: --source 'ftp://127.0.0.1/': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
+        (
+            ["models", "download", "efficientnet_lite0", "--source", "http:///"],
+            "error: --source 'http:///': a model source is an http or https URL with a host, such as https://example.com/models/"
+        ),
     ])
     func usageErrors(arguments: [String], message: String) async throws {
         let run = try await VisionTasksTool.run(arguments, environment: ["VISION_TASKS_MODEL_SOURCE": ""])

@@ -201,7 +201,7 @@ struct VideoCommandTests {
             (["--fps", "-2"], "--fps must be positive, got -2.0"),
             (["--fps", "fast"], "--fps expects a number, got 'fast'"),
             (["--format", "json"], "--format must be table or jsonl, got 'json'"),
-            (["--format", "xml"], "--format must be one of table, json, jsonl, csv, got 'xml'"),
+            (["--format", "xml"], "--format must be table or jsonl, got 'xml'"),
             (["--timeout", "0"], "--timeout must be between 1 and 2147483647, got 0"),
         ])
     func usageErrors(options: [String], message: String) async throws {

@@ -14,7 +14,8 @@ struct MetadataMerge {
     }
 
     /// The contents to write for `new`, on a model with `input` and `output`.
-    /// - Throws: `TasksError` when an old labels or calibration file cannot be read from the model's zip.
+    /// - Throws: `TasksError` when an old labels or calibration file that is kept (none given to
+    ///   replace it) cannot be read from the model's zip.
     mutating func contents(
         _ new: ImageClassifierMetadata, input: ModelTensor, output: ModelTensor
     ) throws(TasksError) -> MetadataBuilder.Contents {
@@ -67,9 +68,22 @@ struct MetadataMerge {
         _ new: [ImageClassifierMetadata.Labels], old output: TensorMetadata?
     ) throws(TasksError) -> [ImageClassifierMetadata.Labels] {
         var old: [ImageClassifierMetadata.Labels] = []
+        var unreadable: [String] = []
         for info in output?.associatedFiles(ofType: .tensorAxisLabels) ?? [] {
-            let labels = LabelFile.parse(try file.associatedFiles.contents(of: info.name))
-            old.append(ImageClassifierMetadata.Labels(fileName: info.name, labels: labels, locale: info.locale))
+            do throws(TasksError) {
+                let labels = LabelFile.parse(try file.associatedFiles.contents(of: info.name))
+                old.append(ImageClassifierMetadata.Labels(fileName: info.name, labels: labels, locale: info.locale))
+            } catch {
+                // Old labels that are lost (a missing or corrupt zip) are only needed to keep them.
+                guard !new.isEmpty else { throw error }
+                unreadable.append(info.name)
+            }
+        }
+        if !unreadable.isEmpty {
+            replaced.append(
+                "labels: \(unreadable.joined(separator: ", ")) (not readable from the model's zip) replaced by \(Self.describe(new))"
+            )
+            replacedFiles.formUnion(unreadable)
         }
         for info in output?.associatedFiles ?? [] where info.type != .tensorAxisLabels && info.type != .tensorAxisScoreCalibration
         {
@@ -107,9 +121,18 @@ struct MetadataMerge {
             replaced.append("score calibration: dropped (the model has no score calibration file for it)")
             return new
         }
+        let contents: Data
+        do throws(TasksError) {
+            contents = try file.associatedFiles.contents(of: info.name)
+        } catch {
+            guard let new else { throw error }
+            replacedFiles.insert(info.name)
+            replaced.append("score calibration: \(info.name) (not readable from the model's zip) replaced by \(new.fileName)")
+            return new
+        }
         let old = ImageClassifierMetadata.ScoreCalibration(
-            fileName: info.name, contents: try file.associatedFiles.contents(of: info.name),
-            transformation: options.transformation, defaultScore: options.defaultScore)
+            fileName: info.name, contents: contents, transformation: options.transformation,
+            defaultScore: options.defaultScore)
         guard let new else { return old }
         if old != new {
             replacedFiles.insert(old.fileName)

@@ -26,8 +26,15 @@ enum MetadataValidation {
         }
         let categories = output.lastDimension
         var names: Set<String> = []
+        var locales: [String?: String] = [:]
         for labels in contents.labels {
             try checkName(labels.fileName, &names)
+            // Readers take the first file of a locale: a second one would be packed and never used.
+            if let first = locales.updateValue(labels.fileName, forKey: labels.locale) {
+                let locale = labels.locale.map { "locale '\($0)'" } ?? "no locale (the default labels)"
+                throw .invalidArgument(
+                    "Labels files \(first) and \(labels.fileName) both have \(locale); give one labels file per locale.")
+            }
             guard labels.labels.count == categories else {
                 throw .invalidArgument(
                     "Labels file \(labels.fileName) has \(labels.labels.count) labels, but output tensor '\(output.name)' \(output.shape) has \(categories) categories."
@@ -71,6 +78,10 @@ enum MetadataValidation {
         }
         guard std.allSatisfy({ abs($0) > 1e-6 }) else {
             throw .invalidArgument("Normalization std values must not be 0, got \(std).")
+        }
+        guard zip(mean, std).allSatisfy({ ((0 - $0) / $1).isFinite && ((255 - $0) / $1).isFinite }) else {
+            throw .invalidArgument(
+                "Normalization mean \(mean) and std \(std) map pixel values 0...255 outside the range of 32-bit floats.")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageLabeling
+import ModelDownloads
 import TasksCommon
 
 /// `vision-tasks label`: labels image files and folders with ML Kit's image labeler, for an
@@ -29,7 +30,12 @@ struct LabelCommand: ParsableCommand {
     static let remote = Option<String?>(
         name: "remote", valueName: "NAME",
         help: "A model downloaded with `vision-tasks models download NAME` (from the cache in VISION_TASKS_MODEL_CACHE, "
-            + "else $XDG_CACHE_HOME/swift-vision-tasks/models); an error when it is not downloaded.")
+            + "else $XDG_CACHE_HOME/swift-vision-tasks/models); an error when it is not downloaded.", default: nil
+    ) { name throws(UsageError) in
+        // A name no download can have is a usage error, as in the `models` commands.
+        if let problem = ModelName.problem(name) { throw UsageError("--remote '\(TableText.escaped(name))': \(problem)") }
+        return name
+    }
     static let confidence = Option<Float?>(
         name: "confidence", valueName: "T",
         help:

@@ -103,6 +103,12 @@ struct MetadataWriteCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
+        // The model may be rewritten in place; a labels or calibration file may not be replaced by a model.
+        let sources = labelsPath.map { [$0] } ?? []
+        for path in sources + localizedLabelPaths.map(\.path) + (calibration.map { [$0.path] } ?? [])
+        where Self.isSameFile(path, outputPath) {
+            throw UsageError("--output '\(TableText.escaped(outputPath))' is the input file '\(TableText.escaped(path))'")
+        }
         do {
             let replaced = try ModelMetadataWriter.write(modelAt: model, to: outputPath, metadata: try metadata())
             print("wrote \(TableText.escaped(outputPath))")
@@ -132,7 +138,22 @@ struct MetadataWriteCommand: ParsableCommand {
 
     private static func labels(at path: String, locale: String?) throws(TasksError) -> ImageClassifierMetadata.Labels {
         let bytes = try FileReader.contents(atPath: path, as: .labels)
-        return ImageClassifierMetadata.Labels(fileName: fileName(path), labels: LabelFile.parse(Data(bytes)), locale: locale)
+        let labels = try LabelFile.parseForWriting(Data(bytes), fileName: path)
+        return ImageClassifierMetadata.Labels(fileName: fileName(path), labels: labels, locale: locale)
+    }
+
+    /// Whether both paths name one existing file (the same device and inode).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        let identity = { (path: String) -> [Int]? in
+            guard
+                let attributes = try? FileManager.default.attributesOfItem(
+                    atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path),
+                let device = attributes[.systemNumber] as? Int, let inode = attributes[.systemFileNumber] as? Int
+            else { return nil }
+            return [device, inode]
+        }
+        guard let one = identity(first) else { return false }
+        return one == identity(second)
     }
 
     /// The name a file gets in the model's zip: its last path component.

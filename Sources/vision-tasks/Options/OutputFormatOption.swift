@@ -4,11 +4,12 @@ extension OutputFormat {
     static func option(allowing allowed: [OutputFormat], help: String) -> Option<OutputFormat> {
         Option(name: "format", valueName: "FORMAT", help: help, default: .table, defaultDescription: "table") {
             text throws(UsageError) in
-            guard let format = OutputFormat(rawValue: text) else {
-                throw UsageError("--format must be one of \(allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
-            }
-            guard allowed.contains(format) else {
-                throw UsageError("--format must be \(allowed.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
+            // The message lists this command's formats only, for an unknown word as for another command's format.
+            guard let format = OutputFormat(rawValue: text), allowed.contains(format) else {
+                let names = allowed.map(\.rawValue)
+                let choices =
+                    names.count > 2 ? "one of " + names.joined(separator: ", ") : names.joined(separator: " or ")
+                throw UsageError("--format must be \(choices), got '\(text)'")
             }
             return format
         }

@@ -75,6 +75,7 @@ struct ModelsDownloadCommand: ParsableCommand {
             guard let url = MediaPipeModels.url(name: name, precision: precision, base: source) else {
                 throw UsageError("--source is not a URL: '\(TableText.escaped(source ?? ""))'")
             }
+            try Self.checkSource(url, given: source, variable: MediaPipeModels.baseVariable)
             request = ModelRequest(
                 name: MediaPipeModels.cacheName(name: name, precision: precision), location: .file(url, kind: .tflite),
                 pinnedSHA256: pinned)
@@ -94,9 +95,18 @@ struct ModelsDownloadCommand: ParsableCommand {
                 }
                 base = url
             }
+            try Self.checkSource(base, given: source, variable: DownloadSettings.sourceVariable)
             request = ModelRequest(name: name, location: .index(baseURL: base), pinnedSHA256: pinned)
         }
         self.settings = settings
+    }
+
+    /// A source that cannot be fetched is a usage error, named as the user gave it: `--source`
+    /// or the environment `variable`.
+    private static func checkSource(_ url: URL, given source: String?, variable: String) throws(UsageError) {
+        guard let problem = HTTPTransfer.problem(with: url) else { return }
+        let origin = source.map { "--source '\(TableText.escaped($0))'" } ?? variable
+        throw UsageError("\(origin): \(problem)")
     }
 
     func run() throws(UsageError) -> Int32 {

@@ -15,6 +15,7 @@ struct ModelsIndexCommand: ParsableCommand {
             its size and SHA-256, after checking that it installs as a download would (unpacked
             safely, loading as a labeler); other files are skipped with a warning. A model already in DIR/index.json keeps its version when its
             file is unchanged and gets the next version when it changed; a new one gets version 1.
+            An existing DIR/index.json that cannot be read is an error (remove it to start again).
             Then serve DIR with any static HTTP server (`python3 -m http.server -d DIR`).
             """,
         epilogue: "EXIT STATUS: 0 when index.json was written, 1 when it could not be, 2 for a usage error.")
@@ -57,7 +58,7 @@ struct ModelsIndexCommand: ParsableCommand {
         } catch {
             throw .notFound("cannot list the folder: \(error.localizedDescription)", subject: .file(folder.path))
         }
-        let previous = self.previous()
+        let previous = try self.previous()
         var models: [String: ModelIndex.Entry] = [:]
         for file in files {
             let url = folder.appendingPathComponent(file)
@@ -88,11 +89,17 @@ struct ModelsIndexCommand: ParsableCommand {
         return ModelIndex(models: models)
     }
 
+    /// The entry of the file at `url`; a symbolic link is described by its target, which is what
+    /// a static server sends.
     private static func entry(file: String, url: URL, kind: ModelIndex.Kind) throws(TasksError) -> ModelIndex.Entry {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .invalidArgument(
+                "cannot publish it: it is a folder; a bundle is a .zip or .tflite file.", subject: .file(url.path))
+        }
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            let digest = try SHA256Hasher.hexDigest(ofFileAt: url)
-            return ModelIndex.Entry(file: file, version: 1, sha256: digest, size: size?.int64Value ?? 0, kind: kind)
+            let digest = try SHA256Hasher.digest(ofFileAt: url)
+            return ModelIndex.Entry(file: file, version: 1, sha256: digest.sha256, size: digest.byteCount, kind: kind)
         } catch {
             throw .invalidArgument("cannot read it: \(error.localizedDescription)", subject: .file(url.path))
         }
@@ -114,10 +121,19 @@ struct ModelsIndexCommand: ParsableCommand {
         }
     }
 
-    /// The index already in the folder, if it reads.
-    private func previous() -> ModelIndex? {
+    /// The index already in the folder, or nil when there is none.
+    /// - Throws: the reading or parsing error of an index that exists: rewriting it would restart
+    ///   every version at 1, so clients would not see the next change as newer.
+    private func previous() throws(TasksError) -> ModelIndex? {
         let url = folder.appendingPathComponent(ModelIndex.fileName)
-        guard let bytes = try? FileReader.contents(atPath: url.path, as: ModelIndex.fileKind) else { return nil }
-        return try? ModelIndex(json: Data(bytes), subject: .file(url.path))
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do throws(TasksError) {
+            let bytes = try FileReader.contents(atPath: url.path, as: ModelIndex.fileKind)
+            return try ModelIndex(json: Data(bytes), subject: .file(url.path))
+        } catch {
+            throw TasksError(
+                error.code, "\(error.reason) It keeps the published versions: fix it, or remove it to start again at version 1.",
+                subject: .file(url.path))
+        }
     }
 }
