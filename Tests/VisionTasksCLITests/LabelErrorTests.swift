@@ -140,6 +140,9 @@ struct LabelUsageErrorTests {
             id: "both --remote and --model", arguments: ["--remote", "flowers", "--model", "MODEL", "IMAGE"],
             message: "error: give one of --manifest, --model and --remote"),
         UsageCase(
+            id: "--cache without --remote", arguments: ["--model", "MODEL", "--cache", "DIR", "IMAGE"],
+            message: "error: --cache goes with --remote"),
+        UsageCase(
             id: "--confidence abc", arguments: ["--manifest", "MANIFEST", "--confidence", "abc", "IMAGE"],
             message: "error: --confidence expects a number, got 'abc'"),
         UsageCase(
@@ -204,7 +207,8 @@ struct LabelUsageErrorTests {
 /// `label --help`: on stdout, status 0, every option listed. Needs no test data.
 struct LabelHelpTests {
     static let options = [
-        "--manifest", "--model", "--remote", "--confidence", "--max-results", "--format", "--report", "--verbose", "--jobs",
+        "--manifest", "--model", "--remote", "--cache", "--confidence", "--max-results", "--format", "--report", "--verbose",
+        "--jobs",
         "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
     ]
 

@@ -51,8 +51,9 @@ struct ModelsCommandTests {
         #expect(path.stdoutLines.first?.hasSuffix("/manifest.json") == true)
 
         let image = TestData.image("sparrow.jpg").path
+        // --cache names the cache the environment names.
         let remote = try await VisionTasksTool.run(
-            ["label", "--remote", "flowers", "--confidence", "0", "--format", "jsonl", image], environment: site.environment)
+            ["label", "--remote", "flowers", "--cache", site.cache.path, "--confidence", "0", "--format", "jsonl", image])
         let local = try await VisionTasksTool.run(
             ["label", "--manifest", path.stdoutLines.first ?? "-", "--confidence", "0", "--format", "jsonl", image])
         #expect(remote.status == 0, "\(remote)")

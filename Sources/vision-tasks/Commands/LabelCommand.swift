@@ -59,7 +59,8 @@ struct LabelCommand: ParsableCommand {
 
     static let optionTable =
         [
-            manifest.definition, model.definition, remote.definition, confidence.definition, maxResults.definition,
+            manifest.definition, model.definition, remote.definition, ModelCacheOption.cache.definition,
+            confidence.definition, maxResults.definition,
             format.definition, ReportOption.report.definition, StandardOptions.verbose.definition,
         ] + BatchOptionGroup.optionTable
 
@@ -68,9 +69,16 @@ struct LabelCommand: ParsableCommand {
         case manifest(String)
         case model(String)
         case remote(String)
+
+        var isRemote: Bool {
+            if case .remote = self { return true }
+            return false
+        }
     }
 
     let source: Source
+    /// The model cache `--remote` reads (`--cache`); nil: the environment's.
+    let cache: URL?
     let confidence: Float?
     let maxResults: Int
     let format: OutputFormat
@@ -90,6 +98,8 @@ struct LabelCommand: ParsableCommand {
                 sources.isEmpty ? "--manifest, --model or --remote is required" : "give one of --manifest, --model and --remote")
         }
         self.source = source
+        cache = try parsed.value(ModelCacheOption.cache).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        if cache != nil, !source.isRemote { throw UsageError("--cache goes with --remote") }
         confidence = try parsed.value(Self.confidence)
         maxResults = try parsed.value(Self.maxResults)
         report = try parsed.value(ReportOption.report)
@@ -130,7 +140,7 @@ struct LabelCommand: ParsableCommand {
             switch source {
             case .manifest(let path): AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: path))
             case .model(let path): CustomImageLabelerOptions(localModel: LocalModel(path: path))
-            case .remote(let name): Self.remoteOptions(name)
+            case .remote(let name): Self.remoteOptions(name, cache: cache)
             }
         options.confidenceThreshold = confidence.map { NSNumber(value: $0) }
         options.maxResultCount = maxResults
@@ -139,7 +149,8 @@ struct LabelCommand: ParsableCommand {
 
     /// AutoML options for an AutoML bundle, custom options for a single model; AutoML options
     /// (whose labeler then reports "not downloaded") when the model is not in the cache.
-    private static func remoteOptions(_ name: String) -> CommonImageLabelerOptions {
+    private static func remoteOptions(_ name: String, cache: URL?) -> CommonImageLabelerOptions {
+        if let cache { ModelManager.modelManager().cacheDirectory = cache }
         if ModelManager.modelManager().installed(named: name)?.kind == .tflite {
             return CustomImageLabelerOptions(remoteModel: CustomRemoteModel(remoteModelSource: HTTPModelSource(name: name)))
         }
