@@ -35,6 +35,7 @@ def ensure_venv():
     wanted = "\n".join(REQUIREMENTS) + "\n"
     if not (os.path.exists(marker) and open(marker).read() == wanted):
         print(f"creating {VENV} with {' '.join(REQUIREMENTS)}", flush=True)
+        os.makedirs(os.path.dirname(VENV), exist_ok=True)  # a fresh machine has no cache folder yet
         staging = tempfile.mkdtemp(prefix="venv-metadata.", dir=os.path.dirname(VENV))
         try:
             subprocess.run([sys.executable, "-m", "venv", staging], check=True)
