@@ -1,5 +1,10 @@
+// The ML Kit guide's remote-model snippets, ported by changing only the imports; run against a
+// local server by GuideSnippetTests, and type-checked without any diagnostic by
+// scripts/check-porting-diagnostics (scripts/porting-diagnostics/guide-remote-models.swift links here).
+// expect: no diagnostics
 import Foundation  // ML Kit: UIKit brings Foundation
 import ImageLabeling  // ML Kit: import MLKit
+import Synchronization  // ours: GuideLog
 
 /// The remote-model snippets of ML Kit's guide "Label images with an AutoML-trained model on
 /// iOS", in a view-controller-like class as an app has them. Only the imports differ from the
@@ -88,4 +93,22 @@ final class GuideViewController {
         // --- End ---
         return (imageLabeler, ModelManager.modelManager().isModelDownloaded(remoteModel))  // ours
     }
+}
+
+/// What the guide's observers saw (ours).
+final class GuideLog: Sendable {
+    enum Event: Equatable, Sendable {
+        case succeeded
+        case failed(String)
+    }
+
+    private let events = Mutex<[Event]>([])
+    let arrived = DispatchSemaphore(value: 0)
+
+    func record(_ event: Event) {
+        events.withLock { $0.append(event) }
+        arrived.signal()
+    }
+
+    var all: [Event] { events.withLock { $0 } }
 }

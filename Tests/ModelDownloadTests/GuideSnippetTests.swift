@@ -1,6 +1,5 @@
 import Foundation
 import ImageLabeling
-import Synchronization
 import TestSupport
 import Testing
 
@@ -52,22 +51,4 @@ final class AutoMLExportFolder {
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
-}
-
-/// What the guide's observers saw (ours).
-final class GuideLog: Sendable {
-    enum Event: Equatable, Sendable {
-        case succeeded
-        case failed(String)
-    }
-
-    private let events = Mutex<[Event]>([])
-    let arrived = DispatchSemaphore(value: 0)
-
-    func record(_ event: Event) {
-        events.withLock { $0.append(event) }
-        arrived.signal()
-    }
-
-    var all: [Event] { events.withLock { $0 } }
 }
