@@ -270,6 +270,22 @@ struct ServeTests {
         #expect(await server.terminate() == 0)
     }
 
+    /// Many small parts make the post processor's reads end right after some parts' headers;
+    /// each part still counts once.
+    @Test func everyMultipartPartCountsOnce() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
+        var body = Data()
+        for index in 0..<100_000 {
+            body.append(Data("--bb\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\(index).jpg\"\r\n\r\nx\r\n".utf8))
+        }
+        body.append(Data("--bb--\r\n".utf8))
+        let reply = try await server.request(
+            "POST", "/v1/models/mobilenet/classify", body: body, headers: ["Content-Type": "multipart/form-data; boundary=bb"])
+        #expect(reply.status == 400)
+        #expect(reply.error == "The request has 100000 images; at most 64 are allowed.", "\(reply.text)")
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func aBodyOverTheLimitGets413BeforeItIsRead() async throws {
         let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
         let connection = try RawConnection(port: server.port)
