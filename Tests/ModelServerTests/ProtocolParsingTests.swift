@@ -63,17 +63,35 @@ struct ProtocolParsingTests {
         #expect(request.outputs.map(\.classification) == [3])
     }
 
-    @Test func classificationOutputPadsShortRows() throws {
+    /// The classification extension's output for two images, one with two categories left and
+    /// one with one, asking for K.
+    private func classificationOutput(k: Int) throws -> [String: Any] {
         let request = try InferenceRequest(
             body: Data(
-                #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["AA=="]}],"outputs":[{"name":"classifications","parameters":{"classification":2}}]}"#
+                #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[2],"data":["AA==","AA=="]}],"outputs":[{"name":"classifications","parameters":{"classification":\#(k)}}]}"#
                     .utf8), headerLength: nil, maxImages: 8)
-        let result = ClassifiedImage(record: Data("{}".utf8), ranked: [RankedCategory(score: 0.5, index: 3, label: "cat")])
-        let response = try InferenceResponse.response(model: "m", request: request, results: [result])
+        let cat = RankedCategory(score: 0.5, index: 3, label: "cat")
+        let dog = RankedCategory(score: 0.25, index: 4, label: "dog")
+        let results = [
+            ClassifiedImage(record: Data("{}".utf8), ranked: [cat, dog]),
+            ClassifiedImage(record: Data("{}".utf8), ranked: [cat]),
+        ]
+        let response = try InferenceResponse.response(model: "m", request: request, results: results)
         let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
-        let output = try #require((json["outputs"] as? [[String: Any]])?.first)
-        #expect(output["shape"] as? [Int] == [1, 2])
-        #expect(output["data"] as? [String] == ["0.5:3:cat", ""])
+        return try #require((json["outputs"] as? [[String: Any]])?.first)
+    }
+
+    @Test func classificationOutputPadsShortRows() throws {
+        let output = try classificationOutput(k: 2)
+        #expect(output["shape"] as? [Int] == [2, 2])
+        #expect(output["data"] as? [String] == ["0.5:3:cat", "0.25:4:dog", "0.5:3:cat", ""])
+    }
+
+    /// A K far beyond the categories must not make the server build K strings per image.
+    @Test func classificationCountIsCappedAtTheCategoriesKept() throws {
+        let output = try classificationOutput(k: 1_000_000_000)
+        #expect(output["shape"] as? [Int] == [2, 2])
+        #expect(output["data"] as? [String] == ["0.5:3:cat", "0.25:4:dog", "0.5:3:cat", ""])
     }
 
     @Test(arguments: [
