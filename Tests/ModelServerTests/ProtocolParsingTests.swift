@@ -103,12 +103,48 @@ struct ProtocolParsingTests {
             "Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive."
         ),
         (#"{"category_allowlist":[1]}"#, "Parameter 'category_allowlist' must be strings, got [1]."),
+        (#"{"max_results":true}"#, "Parameter 'max_results' must be an integer, got true."),
+        (#"{"score_threshold":false}"#, "Parameter 'score_threshold' must be a number, got false."),
     ])
     func invalidParameters(json: String, message: String) throws {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         do {
             _ = try ParameterParsing.parameters(json: object)
             Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.message == message)
+        }
+    }
+
+    /// JSONSerialization's booleans pass `as? Int`; a request must not get `true` taken as 1.
+    @Test(arguments: [
+        (
+            #""shape":[true],"data":["AA=="]"#, "", "",
+            "Input 'image' has shape [true]; expected [B] with B >= 1 images."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, #","parameters":{"binary_data_output":"yes"}"#, "",
+            "Parameter 'binary_data_output' must be true or false, got yes."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, "", #","outputs":[{"name":"classifications","parameters":{"classification":true}}]"#,
+            "Output 'classifications': parameter 'classification' must be an integer >= 1, got true."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, "", #","outputs":[{"name":"classifications","parameters":{"binary_data":1}}]"#,
+            "Output 'classifications': parameter 'binary_data' must be true or false, got 1."
+        ),
+        (
+            #""shape":[1],"parameters":{"binary_data_size":true}"#, "", "",
+            "Input 'image' has binary_data_size true; expected a number of bytes."
+        ),
+    ])
+    func booleansAndNumbersAreNotMixedUp(input: String, parameters: String, outputs: String, message: String) {
+        let body = #"{"inputs":[{"name":"image","datatype":"BYTES",\#(input)}]\#(parameters)\#(outputs)}"#
+        do {
+            _ = try InferenceRequest(body: Data(body.utf8), headerLength: nil, maxImages: 8)
+            Issue.record("accepted \(body)")
         } catch {
             #expect(error.status == 400)
             #expect(error.message == message)

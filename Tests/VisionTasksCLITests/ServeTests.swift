@@ -190,7 +190,7 @@ struct ServeTests {
         (
             "wrong shape", "POST", "/v2/models/mobilenet/infer",
             Data(#"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1,224],"data":["AA=="]}]}"#.utf8), [:], 400,
-            "shape [1, 224]"
+            "shape [1,224]"
         ),
         (
             "element count", "POST", "/v2/models/mobilenet/infer",
