@@ -151,6 +151,15 @@ struct ProtocolParsingTests {
         }
     }
 
+    @Test(arguments: [
+        ("localhost", true), ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("0:0:0:0:0:0:0:1", true),
+        ("0.0.0.0", false), ("::", false), ("10.0.0.1", false), ("127.example.com", false), ("127.0.0.1.nip.io", false),
+        ("::ffff:127.0.0.1", false), ("", false),
+    ])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(ModelServer.isLoopback(host) == loopback)
+    }
+
     @Test func theTokenMustMatchExactly() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
