@@ -180,6 +180,8 @@ struct ServeTests {
         ("unknown route", "GET", "/v3/nothing", Data(), [:], 404, "No route /v3/nothing"),
         ("unknown model", "POST", "/v2/models/resnet/infer", Data("{}".utf8), [:], 404, "Unknown model 'resnet'"),
         ("wrong method", "GET", "/v2/models/mobilenet/infer", Data(), [:], 405, "accepts POST, not GET"),
+        // A decoded %00 would end the path the server sees at "/v2/models/mobilenet".
+        ("NUL in path", "GET", "/v2/models/mobilenet%00x/ready", Data(), [:], 404, "Unknown model 'mobilenet%00x'"),
         ("empty body", "POST", "/v2/models/mobilenet/infer", Data(), [:], 400, "body is empty"),
         ("not JSON", "POST", "/v2/models/mobilenet/infer", Data("{oops".utf8), [:], 400, "not a JSON object"),
         (
@@ -236,6 +238,19 @@ struct ServeTests {
             let reply = try await server.request(method, path, body: body.isEmpty ? nil : body, headers: headers)
             #expect(reply.status == status, "\(name): \(reply.text)")
             #expect(reply.error?.contains(words) == true, "\(name): \(reply.text)")
+        }
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test func methodNotAllowedListsTheAllowedMethods() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
+        for (method, path, allowed) in [
+            ("OPTIONS", "/v2/health/live", "GET, HEAD"), ("DELETE", "/v2/models/mobilenet", "GET, HEAD"),
+            ("GET", "/v2/models/mobilenet/infer", "POST"),
+        ] {
+            let reply = try await server.request(method, path)
+            #expect(reply.status == 405, "\(method) \(path): \(reply.text)")
+            #expect(reply.header("Allow") == allowed, "\(method) \(path): \(reply.headers)")
         }
         #expect(await server.terminate() == 0)
     }
