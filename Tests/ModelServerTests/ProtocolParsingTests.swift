@@ -167,8 +167,11 @@ struct ProtocolParsingTests {
         let file = folder.appendingPathComponent("token")
         try Data("  abc123  \nignored\n".utf8).write(to: file)
         let token = try BearerToken(file: file.path)
-        #expect(token.accepts("Bearer abc123"))
-        for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "bearer abc123", "abc123"] {
+        // The scheme is case-insensitive (RFC 7235), as clients and proxies may send it.
+        for right in ["Bearer abc123", "bearer abc123", "BEARER abc123", "Bearer  abc123"] {
+            #expect(token.accepts(right), "\(right)")
+        }
+        for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "Basic abc123", "abc123", "Bearer", "Bearer "] {
             #expect(!token.accepts(wrong), "\(String(describing: wrong))")
         }
         try Data("\n".utf8).write(to: file)
