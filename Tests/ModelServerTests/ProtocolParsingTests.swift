@@ -10,7 +10,7 @@ struct ProtocolParsingTests {
         ("/", Route.page), ("/metrics", .metrics), ("/v2/health/live", .live), ("/v2/health/ready", .ready),
         ("/v2", .serverMetadata), ("/v1/models", .modelList), ("/v2/models/m", .modelMetadata("m")),
         ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
-        ("/v2/models/m/versions/7/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
+        ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
         ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .classify("m")),
     ])
     func routes(path: String, route: Route) {
@@ -19,6 +19,7 @@ struct ProtocolParsingTests {
 
     @Test(arguments: [
         "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
+        "/v2/models/m/versions/2/infer", "/v2/models/m/versions/99/ready", "/v2/models/m/versions/x",
     ])
     func unknownPaths(path: String) {
         #expect(Route(path: path) == nil)
