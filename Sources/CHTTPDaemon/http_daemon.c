@@ -11,6 +11,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+// The handler gets the path and query values as C strings, so a decoded %00 would cut them
+// short (/v2/models/m%00x/ready would be answered as /v2/models/m): a value with %00 is left
+// escaped, and so matches no route or name.
+static size_t unescape(void *cls, struct MHD_Connection *connection, char *value) {
+  (void)cls;
+  (void)connection;
+  if (strstr(value, "%00") != NULL) return strlen(value);
+  return MHD_http_unescape(value);
+}
+
 struct MHD_Daemon *vt_http_start(const struct vt_http_options *options, char *error, size_t error_size) {
   struct addrinfo hints;
   memset(&hints, 0, sizeof hints);
@@ -42,6 +52,7 @@ struct MHD_Daemon *vt_http_start(const struct vt_http_options *options, char *er
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, options->connection_memory_limit,
       MHD_OPTION_NOTIFY_COMPLETED, options->completed, options->completed_context,
       MHD_OPTION_NOTIFY_CONNECTION, options->connection_notify, options->connection_context,
+      MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
       MHD_OPTION_END);
   if (daemon == NULL) {
     snprintf(error, error_size, "cannot listen on %s port %u: %s", options->host, (unsigned)options->port,

@@ -14,13 +14,17 @@ struct BearerToken: Sendable {
             $0.trimmingCharacters(in: .whitespaces)
         }
         guard let token, !token.isEmpty else { throw ServerStartError(message: "the token file '\(file)' is empty") }
-        expected = Array("Bearer \(token)".utf8)
+        expected = Array(token.utf8)
     }
 
-    /// Whether an Authorization header value carries the token; the time taken does not depend
-    /// on where the values differ.
+    /// Whether an Authorization header value carries the token (`Bearer TOKEN`; the scheme is
+    /// case-insensitive, as RFC 7235 has it). The time taken does not depend on where the
+    /// tokens differ.
     func accepts(_ authorization: String?) -> Bool {
-        let given = Array((authorization ?? "").utf8)
+        guard let authorization, let space = authorization.firstIndex(of: " "),
+            authorization[..<space].lowercased() == "bearer"
+        else { return false }
+        let given = Array(authorization[space...].drop { $0 == " " }.utf8)
         var difference = UInt8(given.count == expected.count ? 0 : 1)
         for index in expected.indices {
             difference |= expected[index] ^ (index < given.count ? given[index] : 0)

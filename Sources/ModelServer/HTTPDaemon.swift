@@ -169,7 +169,7 @@ private final class Exchange {
     var bodyLimit = 0
     var body = Data()
     var received = 0
-    var files: [FormFile] = []
+    var form = FormFiles()
     var postProcessor: OpaquePointer?
     var failure: HTTPError?
     var status = 0
@@ -188,7 +188,7 @@ private final class Exchange {
         guard received <= bodyLimit else {
             failure = HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes.")
             body = Data()
-            files = []
+            form.removeAll()
             return
         }
         if let postProcessor {
@@ -277,9 +277,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if let failure = exchange.failure {
         return queue(failure.response, on: connection, exchange: exchange, context: context)
     }
-    let request = HTTPRequest(head: exchange.head, body: exchange.body, files: exchange.files)
+    let request = HTTPRequest(head: exchange.head, body: exchange.body, files: exchange.form.files)
     exchange.body = Data()
-    exchange.files = []
+    exchange.form.removeAll()
     let response = context.handler.respond(to: request, admission: exchange.ticket ?? Admission.Ticket(holdsSlot: false))
     return queue(response, on: connection, exchange: exchange, context: context)
 }
@@ -289,16 +289,9 @@ private func startMultipart(_ exchange: Exchange, connection: OpaquePointer) {
         connection, 64 * 1024,
         { cls, _, key, filename, _, _, data, offset, size in
             let exchange = Unmanaged<Exchange>.fromOpaque(cls!).takeUnretainedValue()
-            let field = string(key)
-            let name = filename.map { String(cString: $0) }
-            if offset == 0 || exchange.files.last?.field != field || exchange.files.last?.filename != name {
-                exchange.files.append(FormFile(field: field, filename: name, data: Data()))
-            }
-            if size > 0, let data {
-                data.withMemoryRebound(to: UInt8.self, capacity: size) {
-                    exchange.files[exchange.files.count - 1].data.append($0, count: size)
-                }
-            }
+            let bytes = UnsafeRawBufferPointer(start: size > 0 ? UnsafeRawPointer(data) : nil, count: size > 0 ? size : 0)
+            exchange.form.receive(
+                field: string(key), filename: filename.map { String(cString: $0) }, offset: offset, bytes: bytes)
             return .YES
         }, Unmanaged.passUnretained(exchange).toOpaque())
     if exchange.postProcessor == nil {

@@ -50,7 +50,7 @@ struct InferenceRequest {
         id = json["id"] as? String
         let requestParameters = json["parameters"] as? [String: Any] ?? [:]
         parameters = try ParameterParsing.parameters(json: requestParameters)
-        binaryOutput = requestParameters["binary_data_output"] as? Bool ?? false
+        binaryOutput = try Self.flag(requestParameters["binary_data_output"], "Parameter 'binary_data_output'")
         guard let inputs = json["inputs"] as? [[String: Any]], inputs.count == 1 else {
             throw .badRequest("'inputs' must be an array of one input: a BYTES tensor of encoded images, shape [B].")
         }
@@ -62,17 +62,21 @@ struct InferenceRequest {
 
     private static func images(of input: [String: Any], name: String, binary: Data, maxImages: Int) throws(HTTPError) -> [Data] {
         guard let datatype = input["datatype"] as? String, datatype == "BYTES" else {
-            throw .badRequest("Input '\(name)' has datatype \(input["datatype"] ?? "none"); expected BYTES (encoded images).")
+            throw .badRequest(
+                "Input '\(name)' has datatype \(JSONValue.text(input["datatype"])); expected BYTES (encoded images).")
         }
-        guard let shape = input["shape"] as? [Int], shape.count == 1, shape[0] >= 1 else {
-            throw .badRequest("Input '\(name)' has shape \(input["shape"] ?? "none"); expected [B] with B >= 1 images.")
+        guard let shape = input["shape"] as? [Any], shape.count == 1, let count = JSONValue.integer(shape[0]), count >= 1 else {
+            throw .badRequest("Input '\(name)' has shape \(JSONValue.text(input["shape"])); expected [B] with B >= 1 images.")
         }
-        guard shape[0] <= maxImages else {
-            throw .badRequest("Input '\(name)' has \(shape[0]) images; at most \(maxImages) are allowed per request.")
+        guard count <= maxImages else {
+            throw .badRequest("Input '\(name)' has \(count) images; at most \(maxImages) are allowed per request.")
         }
         let parameters = input["parameters"] as? [String: Any] ?? [:]
         let images: [Data]
-        if let size = parameters["binary_data_size"] as? Int {
+        if let value = parameters["binary_data_size"] {
+            guard let size = JSONValue.integer(value) else {
+                throw .badRequest("Input '\(name)' has binary_data_size \(JSONValue.text(value)); expected a number of bytes.")
+            }
             guard size == binary.count else {
                 throw .badRequest(
                     "Input '\(name)' has binary_data_size \(size), but \(binary.count) bytes follow the JSON header.")
@@ -81,8 +85,8 @@ struct InferenceRequest {
         } else {
             images = try base64Elements(input["data"], input: name)
         }
-        guard images.count == shape[0] else {
-            throw .badRequest("Input '\(name)' has shape [\(shape[0])] but \(images.count) elements.")
+        guard images.count == count else {
+            throw .badRequest("Input '\(name)' has shape [\(count)] but \(images.count) elements.")
         }
         return images
     }
@@ -101,6 +105,15 @@ struct InferenceRequest {
         return images
     }
 
+    /// A boolean parameter (false when absent).
+    private static func flag(_ value: Any?, _ what: String) throws(HTTPError) -> Bool {
+        guard let value else { return false }
+        guard let flag = JSONValue.boolean(value) else {
+            throw .badRequest("\(what) must be true or false, got \(JSONValue.text(value)).")
+        }
+        return flag
+    }
+
     private static func outputs(_ value: Any?) throws(HTTPError) -> [RequestedOutput] {
         guard let value else { return [] }
         guard let outputs = value as? [[String: Any]] else { throw .badRequest("'outputs' must be an array of objects.") }
@@ -108,10 +121,14 @@ struct InferenceRequest {
         for output in outputs {
             guard let name = output["name"] as? String else { throw .badRequest("An entry of 'outputs' has no name.") }
             let parameters = output["parameters"] as? [String: Any] ?? [:]
-            var entry = RequestedOutput(name: name, binary: parameters["binary_data"] as? Bool)
+            var entry = RequestedOutput(name: name)
+            if parameters["binary_data"] != nil {
+                entry.binary = try flag(parameters["binary_data"], "Output '\(name)': parameter 'binary_data'")
+            }
             if let count = parameters["classification"] {
-                guard let count = count as? Int, count >= 1 else {
-                    throw .badRequest("Output '\(name)': parameter 'classification' must be an integer >= 1, got \(count).")
+                guard let count = JSONValue.integer(count), count >= 1 else {
+                    throw .badRequest(
+                        "Output '\(name)': parameter 'classification' must be an integer >= 1, got \(JSONValue.text(count)).")
                 }
                 entry.classification = count
             }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Builds an OIP v2 inference response from the images' outcomes: the output
 /// `classifications` is a BYTES tensor, shape [B], of each image's record as a JSON string,
-/// or with Triton's classification extension shape [B, K] of `"score:index:label"` strings
-/// (padded with empty strings for an image with fewer than K categories left).
+/// or with Triton's classification extension shape [B, K] of `"score:index:label"` strings.
+/// K is the one asked for, at most the most categories any image kept (as Triton caps it at
+/// the class count, so a huge K costs nothing); an image with fewer is padded with empty
+/// strings.
 enum InferenceResponse {
     /// The only output an image model has.
     static let outputName = "classifications"
@@ -41,7 +43,8 @@ enum InferenceResponse {
     }
 
     private static func tensor(_ results: [ClassifiedImage], classification: Int?) -> ([Data], [Int]) {
-        guard let count = classification else { return (results.map(\.record), [results.count]) }
+        guard let asked = classification else { return (results.map(\.record), [results.count]) }
+        let count = min(asked, results.map(\.ranked.count).max() ?? 0)
         let elements = results.flatMap { result in
             (0..<count).map { rank in Data((rank < result.ranked.count ? result.ranked[rank].tritonString : "").utf8) }
         }

@@ -46,8 +46,15 @@ package final class ModelServer: Sendable {
         sources.forEach { $0.cancel() }
     }
 
-    /// Whether a host is a loopback address (binding elsewhere needs a token or `--insecure`).
+    /// Whether a host is a loopback address (binding elsewhere needs a token or `--insecure`):
+    /// `localhost`, a numeric IPv4 address in 127.0.0.0/8 or the IPv6 `::1`. Other host names
+    /// are not, whatever they look like (`127.example.com` may resolve anywhere).
     package static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" { return true }
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, host, &ipv4) == 1 { return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127 }
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
+        return withUnsafeBytes(of: ipv6) { Array($0) } == [UInt8](repeating: 0, count: 15) + [1]
     }
 }

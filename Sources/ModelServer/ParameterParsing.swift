@@ -10,11 +10,11 @@ enum ParameterParsing {
     static func parameters(json: [String: Any]) throws(HTTPError) -> ClassificationParameters {
         var parameters = ClassificationParameters()
         if let value = json["max_results"] {
-            guard let count = value as? Int else { throw invalid("max_results", value, "an integer") }
+            guard let count = JSONValue.integer(value) else { throw invalid("max_results", value, "an integer") }
             parameters.maxResults = count
         }
         if let value = json["score_threshold"] {
-            guard let number = value as? Double else { throw invalid("score_threshold", value, "a number") }
+            guard let number = JSONValue.number(value) else { throw invalid("score_threshold", value, "a number") }
             parameters.scoreThreshold = Float(number)
         }
         parameters.categoryAllowlist = try names(json["category_allowlist"], key: "category_allowlist")
@@ -71,6 +71,6 @@ enum ParameterParsing {
     }
 
     private static func invalid(_ key: String, _ value: Any, _ expected: String) -> HTTPError {
-        .badRequest("Parameter '\(key)' must be \(expected), got \(value).")
+        .badRequest("Parameter '\(key)' must be \(expected), got \(JSONValue.text(value)).")
     }
 }

@@ -24,7 +24,7 @@ final class RequestHandler: HTTPExchangeHandler {
         guard let route = Route(path: head.path) else { return .reject(HTTPError(404, "No route \(head.path).").response) }
         guard head.method == route.method || (head.method == "HEAD" && route.method == "GET") else {
             var response = HTTPError(405, "\(head.path) accepts \(route.method), not \(head.method).").response
-            response.headers.append(("Allow", route.method))
+            response.headers.append(("Allow", route.method == "GET" ? "GET, HEAD" : route.method))
             return .reject(response)
         }
         if let token, !route.isPublic, !token.accepts(head.header("authorization")) {

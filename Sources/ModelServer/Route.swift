@@ -49,7 +49,11 @@ enum Route: Equatable {
             self = .classify(parts[2])
         case let parts where parts.count >= 3 && parts[0] == "v2" && parts[1] == "models":
             var rest = Array(parts.dropFirst(3))
-            if rest.count >= 2, rest[0] == "versions" { rest.removeFirst(2) }
+            // The one version a model has is 1 (as its metadata says); another matches nothing.
+            if rest.count >= 2, rest[0] == "versions" {
+                guard rest[1] == "1" else { return nil }
+                rest.removeFirst(2)
+            }
             switch rest {
             case []: self = .modelMetadata(parts[2])
             case ["ready"]: self = .modelReady(parts[2])

@@ -10,7 +10,7 @@ struct ProtocolParsingTests {
         ("/", Route.page), ("/metrics", .metrics), ("/v2/health/live", .live), ("/v2/health/ready", .ready),
         ("/v2", .serverMetadata), ("/v1/models", .modelList), ("/v2/models/m", .modelMetadata("m")),
         ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
-        ("/v2/models/m/versions/7/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
+        ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
         ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .classify("m")),
     ])
     func routes(path: String, route: Route) {
@@ -19,6 +19,7 @@ struct ProtocolParsingTests {
 
     @Test(arguments: [
         "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
+        "/v2/models/m/versions/2/infer", "/v2/models/m/versions/99/ready", "/v2/models/m/versions/x",
     ])
     func unknownPaths(path: String) {
         #expect(Route(path: path) == nil)
@@ -63,17 +64,35 @@ struct ProtocolParsingTests {
         #expect(request.outputs.map(\.classification) == [3])
     }
 
-    @Test func classificationOutputPadsShortRows() throws {
+    /// The classification extension's output for two images, one with two categories left and
+    /// one with one, asking for K.
+    private func classificationOutput(k: Int) throws -> [String: Any] {
         let request = try InferenceRequest(
             body: Data(
-                #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["AA=="]}],"outputs":[{"name":"classifications","parameters":{"classification":2}}]}"#
+                #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[2],"data":["AA==","AA=="]}],"outputs":[{"name":"classifications","parameters":{"classification":\#(k)}}]}"#
                     .utf8), headerLength: nil, maxImages: 8)
-        let result = ClassifiedImage(record: Data("{}".utf8), ranked: [RankedCategory(score: 0.5, index: 3, label: "cat")])
-        let response = try InferenceResponse.response(model: "m", request: request, results: [result])
+        let cat = RankedCategory(score: 0.5, index: 3, label: "cat")
+        let dog = RankedCategory(score: 0.25, index: 4, label: "dog")
+        let results = [
+            ClassifiedImage(record: Data("{}".utf8), ranked: [cat, dog]),
+            ClassifiedImage(record: Data("{}".utf8), ranked: [cat]),
+        ]
+        let response = try InferenceResponse.response(model: "m", request: request, results: results)
         let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
-        let output = try #require((json["outputs"] as? [[String: Any]])?.first)
-        #expect(output["shape"] as? [Int] == [1, 2])
-        #expect(output["data"] as? [String] == ["0.5:3:cat", ""])
+        return try #require((json["outputs"] as? [[String: Any]])?.first)
+    }
+
+    @Test func classificationOutputPadsShortRows() throws {
+        let output = try classificationOutput(k: 2)
+        #expect(output["shape"] as? [Int] == [2, 2])
+        #expect(output["data"] as? [String] == ["0.5:3:cat", "0.25:4:dog", "0.5:3:cat", ""])
+    }
+
+    /// A K far beyond the categories must not make the server build K strings per image.
+    @Test func classificationCountIsCappedAtTheCategoriesKept() throws {
+        let output = try classificationOutput(k: 1_000_000_000)
+        #expect(output["shape"] as? [Int] == [2, 2])
+        #expect(output["data"] as? [String] == ["0.5:3:cat", "0.25:4:dog", "0.5:3:cat", ""])
     }
 
     @Test(arguments: [
@@ -85,6 +104,8 @@ struct ProtocolParsingTests {
             "Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive."
         ),
         (#"{"category_allowlist":[1]}"#, "Parameter 'category_allowlist' must be strings, got [1]."),
+        (#"{"max_results":true}"#, "Parameter 'max_results' must be an integer, got true."),
+        (#"{"score_threshold":false}"#, "Parameter 'score_threshold' must be a number, got false."),
     ])
     func invalidParameters(json: String, message: String) throws {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -97,6 +118,49 @@ struct ProtocolParsingTests {
         }
     }
 
+    /// JSONSerialization's booleans pass `as? Int`; a request must not get `true` taken as 1.
+    @Test(arguments: [
+        (
+            #""shape":[true],"data":["AA=="]"#, "", "",
+            "Input 'image' has shape [true]; expected [B] with B >= 1 images."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, #","parameters":{"binary_data_output":"yes"}"#, "",
+            "Parameter 'binary_data_output' must be true or false, got yes."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, "", #","outputs":[{"name":"classifications","parameters":{"classification":true}}]"#,
+            "Output 'classifications': parameter 'classification' must be an integer >= 1, got true."
+        ),
+        (
+            #""shape":[1],"data":["AA=="]"#, "", #","outputs":[{"name":"classifications","parameters":{"binary_data":1}}]"#,
+            "Output 'classifications': parameter 'binary_data' must be true or false, got 1."
+        ),
+        (
+            #""shape":[1],"parameters":{"binary_data_size":true}"#, "", "",
+            "Input 'image' has binary_data_size true; expected a number of bytes."
+        ),
+    ])
+    func booleansAndNumbersAreNotMixedUp(input: String, parameters: String, outputs: String, message: String) {
+        let body = #"{"inputs":[{"name":"image","datatype":"BYTES",\#(input)}]\#(parameters)\#(outputs)}"#
+        do {
+            _ = try InferenceRequest(body: Data(body.utf8), headerLength: nil, maxImages: 8)
+            Issue.record("accepted \(body)")
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test(arguments: [
+        ("localhost", true), ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("0:0:0:0:0:0:0:1", true),
+        ("0.0.0.0", false), ("::", false), ("10.0.0.1", false), ("127.example.com", false), ("127.0.0.1.nip.io", false),
+        ("::ffff:127.0.0.1", false), ("", false),
+    ])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(ModelServer.isLoopback(host) == loopback)
+    }
+
     @Test func theTokenMustMatchExactly() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -104,8 +168,11 @@ struct ProtocolParsingTests {
         let file = folder.appendingPathComponent("token")
         try Data("  abc123  \nignored\n".utf8).write(to: file)
         let token = try BearerToken(file: file.path)
-        #expect(token.accepts("Bearer abc123"))
-        for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "bearer abc123", "abc123"] {
+        // The scheme is case-insensitive (RFC 7235), as clients and proxies may send it.
+        for right in ["Bearer abc123", "bearer abc123", "BEARER abc123", "Bearer  abc123"] {
+            #expect(token.accepts(right), "\(right)")
+        }
+        for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "Basic abc123", "abc123", "Bearer", "Bearer "] {
             #expect(!token.accepts(wrong), "\(String(describing: wrong))")
         }
         try Data("\n".utf8).write(to: file)

@@ -180,6 +180,8 @@ struct ServeTests {
         ("unknown route", "GET", "/v3/nothing", Data(), [:], 404, "No route /v3/nothing"),
         ("unknown model", "POST", "/v2/models/resnet/infer", Data("{}".utf8), [:], 404, "Unknown model 'resnet'"),
         ("wrong method", "GET", "/v2/models/mobilenet/infer", Data(), [:], 405, "accepts POST, not GET"),
+        // A decoded %00 would end the path the server sees at "/v2/models/mobilenet".
+        ("NUL in path", "GET", "/v2/models/mobilenet%00x/ready", Data(), [:], 404, "Unknown model 'mobilenet%00x'"),
         ("empty body", "POST", "/v2/models/mobilenet/infer", Data(), [:], 400, "body is empty"),
         ("not JSON", "POST", "/v2/models/mobilenet/infer", Data("{oops".utf8), [:], 400, "not a JSON object"),
         (
@@ -190,7 +192,7 @@ struct ServeTests {
         (
             "wrong shape", "POST", "/v2/models/mobilenet/infer",
             Data(#"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1,224],"data":["AA=="]}]}"#.utf8), [:], 400,
-            "shape [1, 224]"
+            "shape [1,224]"
         ),
         (
             "element count", "POST", "/v2/models/mobilenet/infer",
@@ -240,6 +242,19 @@ struct ServeTests {
         #expect(await server.terminate() == 0)
     }
 
+    @Test func methodNotAllowedListsTheAllowedMethods() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
+        for (method, path, allowed) in [
+            ("OPTIONS", "/v2/health/live", "GET, HEAD"), ("DELETE", "/v2/models/mobilenet", "GET, HEAD"),
+            ("GET", "/v2/models/mobilenet/infer", "POST"),
+        ] {
+            let reply = try await server.request(method, path)
+            #expect(reply.status == 405, "\(method) \(path): \(reply.text)")
+            #expect(reply.header("Allow") == allowed, "\(method) \(path): \(reply.headers)")
+        }
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func aTruncatedJPEGInABatchFailsTheRequestWithItsIndex() async throws {
         let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
         let burger = try Data(contentsOf: Self.burger)
@@ -267,6 +282,22 @@ struct ServeTests {
             headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
         #expect(form.status == 400)
         #expect(form.error == "The request has 2 images; at most 1 are allowed.", "\(form.text)")
+        #expect(await server.terminate() == 0)
+    }
+
+    /// Many small parts make the post processor's reads end right after some parts' headers;
+    /// each part still counts once.
+    @Test func everyMultipartPartCountsOnce() async throws {
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
+        var body = Data()
+        for index in 0..<100_000 {
+            body.append(Data("--bb\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\(index).jpg\"\r\n\r\nx\r\n".utf8))
+        }
+        body.append(Data("--bb--\r\n".utf8))
+        let reply = try await server.request(
+            "POST", "/v1/models/mobilenet/classify", body: body, headers: ["Content-Type": "multipart/form-data; boundary=bb"])
+        #expect(reply.status == 400)
+        #expect(reply.error == "The request has 100000 images; at most 64 are allowed.", "\(reply.text)")
         #expect(await server.terminate() == 0)
     }
 
