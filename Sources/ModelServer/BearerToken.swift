@@ -10,10 +10,13 @@ struct BearerToken: Sendable {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ServerStartError(message: "cannot read the token file '\(file)'")
         }
-        let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
-            $0.trimmingCharacters(in: .whitespaces)
+        let firstLine =
+            String(decoding: data, as: UTF8.self)
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? ""
+        let token = firstLine.trimmingCharacters(in: .whitespaces)
+        guard !token.isEmpty else {
+            throw ServerStartError(message: "the token file '\(file)' has no token on its first line")
         }
-        guard let token, !token.isEmpty else { throw ServerStartError(message: "the token file '\(file)' is empty") }
         expected = Array(token.utf8)
     }
 

@@ -175,7 +175,10 @@ struct ProtocolParsingTests {
         for wrong in [nil, "", "Bearer abc12", "Bearer abc1234", "Bearer abc124", "Basic abc123", "abc123", "Bearer", "Bearer "] {
             #expect(!token.accepts(wrong), "\(String(describing: wrong))")
         }
-        try Data("\n".utf8).write(to: file)
-        #expect(throws: ServerStartError.self) { try BearerToken(file: file.path) }
+        // The first line holds the token, as documented: a blank first line is not skipped.
+        for empty in ["", "\n", "  \nabc123\n"] {
+            try Data(empty.utf8).write(to: file)
+            #expect(throws: ServerStartError.self) { try BearerToken(file: file.path) }
+        }
     }
 }
