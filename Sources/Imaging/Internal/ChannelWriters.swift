@@ -31,18 +31,12 @@ struct PerChannelFloatWriter: TensorPixelWriter {
         base.storeBytes(of: Float(blue) * scale[2] + offset[2], toByteOffset: 8, as: Float.self)
     }
 
-    /// A run of adjacent pixels goes four pixels (twelve elements, three vectors) at a time;
-    /// others go pixel by pixel.
+    /// Four pixels (twelve elements, three vectors) at a time, then the rest element by element.
     @inline(__always)
-    func writeRun(
-        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-        weightUpper: Int32, weightLower: Int32
+    func writeContiguousRun(
+        pixel: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>, weightUpper: Int32,
+        weightLower: Int32
     ) {
-        guard stride == 1 else {
-            return writeEachPixel(
-                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                weightUpper: weightUpper, weightLower: weightLower)
-        }
         let output = tensor.baseAddress.unsafelyUnwrapped + pixel &* 12
         let total = count &* 3
         var element = 0
@@ -112,15 +106,10 @@ struct Int8Writer: TensorPixelWriter {
     }
 
     @inline(__always)
-    func writeRun(
-        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-        weightUpper: Int32, weightLower: Int32
+    func writeContiguousRun(
+        pixel: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>, weightUpper: Int32,
+        weightLower: Int32
     ) {
-        guard stride == 1 else {
-            return writeEachPixel(
-                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                weightUpper: weightUpper, weightLower: weightLower)
-        }
         let output = tensor.baseAddress.unsafelyUnwrapped + pixel &* 3
         var channel = 0
         for index in 0..<(count &* 3) {

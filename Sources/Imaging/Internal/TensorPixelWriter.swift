@@ -6,19 +6,17 @@
 ///
 /// `write(pixel:red:green:blue:)` takes one finished pixel (the general path);
 /// `writeRun(pixel:stride:count:upper:lower:weightUpper:weightLower:)` finishes a run of pixels
-/// from the horizontally interpolated sums of their two source rows (the separable path).
+/// from the horizontally interpolated sums of their two source rows (the separable path), through
+/// the writer's `writeContiguousRun` when the pixels are adjacent.
 protocol TensorPixelWriter {
     /// Writes the pixel with flat index `pixel` (`v * width + u`); values are 0...255.
     func write(pixel: Int, red: Int32, green: Int32, blue: Int32)
 
-    /// Writes `count` pixels at flat indices `pixel`, `pixel + stride`, ...: pixel `i` of the run
-    /// has the sums `upper[3i + c]` and `lower[3i + c]` (each `left (32 - fx) + right fx`, at
-    /// most 8160, for the source rows above and below) and becomes
-    /// `(upper weightUpper + lower weightLower + 512) >> 10` (the weights in 1/32 summing to
-    /// 32): OpenCV's rounding of its 15-bit weights.
-    func writeRun(
-        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-        weightUpper: Int32, weightLower: Int32)
+    /// `writeRun` for adjacent pixels (stride 1): the run's `3 count` elements are contiguous,
+    /// so a writer converts them in one loop.
+    func writeContiguousRun(
+        pixel: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>, weightUpper: Int32,
+        weightLower: Int32)
 
     /// Writes the pixel with flat index `pixel` from red, green and blue (0...255) in lanes 0
     /// to 2 of `rgb`; when `spare`, the element after the pixel may be overwritten (it is
@@ -33,9 +31,29 @@ func blended(_ upper: Int16, _ lower: Int16, _ weightUpper: Int32, _ weightLower
 }
 
 extension TensorPixelWriter {
+    /// Writes `count` pixels at flat indices `pixel`, `pixel + stride`, ...: pixel `i` of the run
+    /// has the sums `upper[3i + c]` and `lower[3i + c]` (each `left (32 - fx) + right fx`, at
+    /// most 8160, for the source rows above and below) and becomes
+    /// `(upper weightUpper + lower weightLower + 512) >> 10` (the weights in 1/32 summing to
+    /// 32): OpenCV's rounding of its 15-bit weights. Adjacent pixels go through the writer's
+    /// `writeContiguousRun`, others pixel by pixel.
+    @inline(__always)
+    func writeRun(
+        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
+        weightUpper: Int32, weightLower: Int32
+    ) {
+        guard stride == 1 else {
+            return writeEachPixel(
+                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
+                weightUpper: weightUpper, weightLower: weightLower)
+        }
+        writeContiguousRun(
+            pixel: pixel, count: count, upper: upper, lower: lower, weightUpper: weightUpper, weightLower: weightLower)
+    }
+
     /// `writeRun` pixel by pixel, through `write(pixel:red:green:blue:)`.
     @inline(__always)
-    func writeEachPixel(
+    private func writeEachPixel(
         pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
         weightUpper: Int32, weightLower: Int32
     ) {
@@ -62,18 +80,12 @@ struct ByteWriter: TensorPixelWriter {
         base.storeBytes(of: UInt8(truncatingIfNeeded: blue), toByteOffset: 2, as: UInt8.self)
     }
 
-    /// A run of adjacent pixels is one loop over contiguous elements (vectorized); others go
-    /// pixel by pixel.
+    /// One loop over the contiguous elements (vectorized).
     @inline(__always)
-    func writeRun(
-        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-        weightUpper: Int32, weightLower: Int32
+    func writeContiguousRun(
+        pixel: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>, weightUpper: Int32,
+        weightLower: Int32
     ) {
-        guard stride == 1 else {
-            return writeEachPixel(
-                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                weightUpper: weightUpper, weightLower: weightLower)
-        }
         // Raw bytes: binding them to UInt8 is always allowed.
         let output = (tensor.baseAddress.unsafelyUnwrapped + pixel &* 3).bindMemory(to: UInt8.self, capacity: count &* 3)
         for element in 0..<(count &* 3) {
@@ -116,18 +128,12 @@ struct FloatWriter: TensorPixelWriter {
         Float(value) * scale + offset
     }
 
-    /// A run of adjacent pixels is one loop over contiguous elements (vectorized); others go
-    /// pixel by pixel.
+    /// One loop over the contiguous elements (vectorized).
     @inline(__always)
-    func writeRun(
-        pixel: Int, stride: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>,
-        weightUpper: Int32, weightLower: Int32
+    func writeContiguousRun(
+        pixel: Int, count: Int, upper: UnsafePointer<Int16>, lower: UnsafePointer<Int16>, weightUpper: Int32,
+        weightLower: Int32
     ) {
-        guard stride == 1 else {
-            return writeEachPixel(
-                pixel: pixel, stride: stride, count: count, upper: upper, lower: lower,
-                weightUpper: weightUpper, weightLower: weightLower)
-        }
         let output = (tensor.baseAddress.unsafelyUnwrapped + pixel &* 12).bindMemory(to: Float.self, capacity: count &* 3)
         for element in 0..<(count &* 3) {
             output[element] = self.element(blended(upper[element], lower[element], weightUpper, weightLower))
