@@ -33,6 +33,20 @@ public enum Waiting {
         await onOwnThread { blockingPoll(safetyNet: seconds, every: interval, until: condition) }
     }
 
+    /// `poll` for a condition that is itself asynchronous (an HTTP request to a server the test
+    /// started): checked every few milliseconds until it holds; false when `safetyNet` seconds
+    /// passed first. Between checks the task suspends, holding no thread.
+    public static func poll(
+        safetyNet seconds: Double, every interval: Double = 0.01, untilAsync condition: () async throws -> Bool
+    ) async throws -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while try await !condition() {
+            if monotonicSeconds() > deadline { return false }
+            try await Task.sleep(for: .seconds(interval))
+        }
+        return true
+    }
+
     /// `poll` for a thread the test owns already (it blocks the calling thread).
     public static func blockingPoll(
         safetyNet seconds: Double, every interval: Double = 0.005, until condition: () -> Bool

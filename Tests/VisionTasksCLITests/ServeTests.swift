@@ -355,11 +355,10 @@ struct ServeTests {
     static func waitForInFlight(
         _ server: ServerProcess, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let deadline = monotonicSeconds() + 120
-        while try await server.metric("vision_tasks_requests_in_flight") != Double(count) {
-            try #require(monotonicSeconds() < deadline, "never \(count) requests in flight", sourceLocation: sourceLocation)
-            try await Task.sleep(for: .milliseconds(10))
+        let reached = try await Waiting.poll(safetyNet: 120) {
+            try await server.metric("vision_tasks_requests_in_flight") == Double(count)
         }
+        try #require(reached, "never \(count) requests in flight", sourceLocation: sourceLocation)
     }
 
     @Test func aSlowClientDoesNotBlockOthers() async throws {
@@ -500,10 +499,9 @@ struct ServeTests {
             "vision_tasks_inference_duration_seconds_count{model=\"mobilenet\"} 1",
         ]
         var text = ""
-        let deadline = monotonicSeconds() + 120
-        while !expected.allSatisfy(text.contains), monotonicSeconds() < deadline {
-            if !text.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await Waiting.poll(safetyNet: 120) {
             text = try await server.request("GET", "/metrics").text
+            return expected.allSatisfy(text.contains)
         }
         for line in expected { #expect(text.contains(line), "\(text)") }
         #expect(text.contains("vision_tasks_queue_waiting{model=\"mobilenet\"} 0"))
