@@ -45,23 +45,10 @@ public struct ImageClassifierMetadata: Sendable, Equatable {
         self.scoreCalibration = scoreCalibration
     }
 
-    /// How input pixels in [0, 255] become the model's float input: `(pixel - mean) / std`.
-    ///
-    /// `NormalizationOptions` of the metadata schema. One value applies to every channel; three
-    /// are per channel (R, G, B), which MediaPipe refuses unless the three are equal.
-    public struct Normalization: Sendable, Equatable {
-        /// The means, in pixel units: 1 or 3 finite values.
-        public var mean: [Float]
-        /// The standard deviations, in pixel units: 1 or 3 finite non-zero values.
-        public var std: [Float]
-
-        /// Creates normalization options, such as `Normalization(mean: [127.5], std: [127.5])`
-        /// for a model whose inputs are in [-1, 1].
-        public init(mean: [Float], std: [Float]) {
-            self.mean = mean
-            self.std = std
-        }
-    }
+    /// How input pixels in [0, 255] become the model's float input: `(pixel - mean) / std`; the
+    /// type the metadata reader reads, such as `Normalization(mean: [127.5], std: [127.5])` for
+    /// a model whose inputs are in [-1, 1].
+    public typealias Normalization = NormalizationOptions
 
     /// One labels file: one category name per line, line *i* naming output element *i*.
     public struct Labels: Sendable, Equatable {

@@ -2,16 +2,18 @@
 /// `(pixel - mean) / std` per channel, pixels in [0, 255].
 ///
 /// Mirrors `tflite::NormalizationOptions` (metadata schema). One value applies to every
-/// channel; MediaPipe accepts 1 value, or 3 equal values (per-channel normalization is
-/// "not available" in MediaPipe). Values are stored as read; validation is the caller's.
-package struct NormalizationOptions: Equatable, Sendable {
+/// channel; three are per channel (R, G, B). MediaPipe accepts 1 value, or 3 equal values
+/// (per-channel normalization is "not available" in MediaPipe); this product accepts 3. Values
+/// are stored as read; the metadata writer checks what it writes (1 or 3 finite values, std
+/// non-zero) and classifier creation checks what it reads.
+public struct NormalizationOptions: Equatable, Sendable {
     /// `mean`: per-channel means, in pixel units [0, 255]; empty when absent.
-    package var mean: [Float]
+    public var mean: [Float]
     /// `std`: per-channel standard deviations, in pixel units; empty when absent.
-    package var std: [Float]
+    public var std: [Float]
 
-    /// Creates normalization options.
-    package init(mean: [Float], std: [Float]) {
+    /// Creates normalization options from 1 or 3 means and standard deviations, in pixel units.
+    public init(mean: [Float], std: [Float]) {
         self.mean = mean
         self.std = std
     }

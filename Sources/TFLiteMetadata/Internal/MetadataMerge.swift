@@ -25,7 +25,7 @@ struct MetadataMerge {
         if let properties = oldInput?.imageProperties, properties.colorSpace != .rgb {
             replaced.append("image properties: color space \(properties.colorSpace) replaced by RGB")
         }
-        let oldNormalization = oldInput?.normalization.map { ImageClassifierMetadata.Normalization(mean: $0.mean, std: $0.std) }
+        let oldNormalization = oldInput?.normalization
         return MetadataBuilder.Contents(
             name: pick("name", new.name, old?.name) ?? "ImageClassifier",
             description: pick("description", new.description, old?.description),
