@@ -67,13 +67,15 @@ package struct ModelMetadata: Equatable, Sendable {
                 "Invalid metadata schema version: expected \(Self.schemaIdentifier), got \(Self.printable(identifier))\(shortBuffer)"
             )
         }
-        do {
+        self = try decodingFlatBuffer(
+            invalid: "The model metadata is not a valid FlatBuffer buffer", subject: "the model metadata"
+        ) {
             let root = try buffer.rootTable("ModelMetadata")
             let minParserVersion = try root.string(Schema.ModelMetadata.minParserVersion, "min_parser_version")
             if let minParserVersion {
                 try Self.checkParserVersion(minParserVersion)
             }
-            self.init(
+            return ModelMetadata(
                 name: try root.string(Schema.ModelMetadata.name, "name"),
                 description: try root.string(Schema.ModelMetadata.description, "description"),
                 version: try root.string(Schema.ModelMetadata.version, "version"),
@@ -82,12 +84,6 @@ package struct ModelMetadata: Equatable, Sendable {
                 minParserVersion: minParserVersion,
                 subgraphs: try root.tables(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata").map(
                     SubGraphMetadata.init(table:)))
-        } catch let error as FlatBufferError {
-            throw .invalidArgument("The model metadata is not a valid FlatBuffer buffer: \(error)")
-        } catch let error as TasksError {
-            throw error
-        } catch {
-            throw .internal("Unexpected error while reading the model metadata: \(error)")
         }
     }
 

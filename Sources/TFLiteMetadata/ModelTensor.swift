@@ -42,12 +42,8 @@ package struct ModelTensor: Equatable, Sendable {
     /// - Throws: `TasksError` invalidArgument "The model is not a valid TFLite model: <field>:
     ///   <why>" when an offset, length or tensor index is out of range.
     package static func tensors(inModel bytes: Data) throws(TasksError) -> (inputs: [ModelTensor], outputs: [ModelTensor]) {
-        do {
-            return try tensors(of: FlatBuffer(bytes).rootTable("Model"))
-        } catch let error as FlatBufferError {
-            throw .invalidArgument("The model is not a valid TFLite model: \(error)")
-        } catch {
-            throw .internal("Unexpected error while reading the model's tensors: \(error)")
+        try decodingFlatBuffer(invalid: "The model is not a valid TFLite model", subject: "the model's tensors") {
+            try tensors(of: FlatBuffer(bytes).rootTable("Model"))
         }
     }
 

@@ -40,19 +40,14 @@ package struct TFLiteModelFile: Sendable {
     ///     zip is valid: asking for a file then throws `notFoundError`.
     package init(bytes: Data) throws(TasksError) {
         let metadataBytes: Data?
-        do {
-            let buffer = FlatBuffer(bytes)
-            let model = try buffer.rootTable("Model")
+        (subgraphCount, metadataBytes) = try decodingFlatBuffer(
+            invalid: "The model is not a valid TFLite model", subject: "the model"
+        ) {
+            let model = try FlatBuffer(bytes).rootTable("Model")
             // Open every subgraph table so that a corrupt subgraph list is reported here.
-            subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
+            let subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
             try Self.checkBuffers(of: model, in: bytes)
-            metadataBytes = try Self.metadataBuffer(of: model, in: bytes)
-        } catch let error as FlatBufferError {
-            throw .invalidArgument("The model is not a valid TFLite model: \(error)")
-        } catch let error as TasksError {
-            throw error
-        } catch {
-            throw .internal("Unexpected error while reading the model: \(error)")
+            return (subgraphCount, try Self.metadataBuffer(of: model, in: bytes))
         }
 
         metadata = try metadataBytes.map { (bytes) throws(TasksError) in try ModelMetadata(bytes: bytes) }

@@ -281,3 +281,21 @@ struct FlatBufferVector {
         return Data(buffer.data[lower..<(lower + count * elementSize)])
     }
 }
+
+/// Runs `body`, which decodes a FlatBuffer, with its errors as `TasksError`: a `FlatBufferError`
+/// (an offset or length out of range, a missing required field) becomes invalidArgument
+/// "`invalid`: <field>: <why>"; a `TasksError` passes through; anything else is internal.
+/// - Parameters:
+///   - invalid: what a malformed buffer is, such as "The model is not a valid TFLite model".
+///   - subject: what is being read, for the internal error ("the model").
+func decodingFlatBuffer<T>(invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
+    do {
+        return try body()
+    } catch let error as FlatBufferError {
+        throw .invalidArgument("\(invalid): \(error)")
+    } catch let error as TasksError {
+        throw error
+    } catch {
+        throw .internal("Unexpected error while reading \(subject): \(error)")
+    }
+}

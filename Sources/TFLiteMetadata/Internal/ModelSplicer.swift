@@ -22,15 +22,8 @@ enum ModelSplicer {
     ///   keeps weights outside the FlatBuffer (models over 2 GB, which this writer does not
     ///   move), has `Model` fields newer than this schema, or when the result passes 2 GiB.
     static func splice(model bytes: Data, metadata: [UInt8], files: [(name: String, contents: Data)]) throws(TasksError) -> Data {
-        let root: FlatBufferValue
-        do {
-            root = try newRoot(of: FlatBuffer(bytes).rootTable("Model"), metadata: metadata)
-        } catch let error as FlatBufferError {
-            throw .invalidArgument("The model is not a valid TFLite model: \(error)")
-        } catch let error as TasksError {
-            throw error
-        } catch {
-            throw .internal("Unexpected error while reading the model: \(error)")
+        let root = try decodingFlatBuffer(invalid: "The model is not a valid TFLite model", subject: "the model") {
+            try newRoot(of: FlatBuffer(bytes).rootTable("Model"), metadata: metadata)
         }
         let prefix = FlatBufferValue.prefix(root: root, identifier: "TFL3", followingAlignment: shiftAlignment)
         // The old zip (if libzip opens one) is dropped: the new one replaces it. Left in place,
