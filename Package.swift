@@ -34,13 +34,8 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
         .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
-        .target(
-            name: "CFFmpeg",
-            linkerSettings: [
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
-                .linkedLibrary("swscale"), .linkedLibrary("avdevice"),
-            ]
-        ),
+        // FFmpeg's headers only: its libraries are loaded on first use (ffmpeg_loader.c).
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         // The classification pipeline both public APIs stand on.
         .target(name: "ClassificationCore", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),

@@ -145,10 +145,11 @@ public final class VideoSource {
     ///   - `unimplementedError`: the video codec has no decoder in this FFmpeg build;
     ///   - `deadlineExceededError`: opening or probing waited longer than the timeout (an
     ///     unresponsive server, a FIFO nobody writes to, a camera that delivers nothing);
-    ///   - `unavailableError`: the connection was refused or reset;
+    ///   - `unavailableError`: the connection was refused or reset, or the FFmpeg libraries are
+    ///     not installed (they are loaded when the first source opens);
     ///   - `permissionDeniedError`, `resourceExhaustedError`, `unknownError` for the rest.
     public init(url: String, options: VideoSourceOptions = VideoSourceOptions()) throws(TasksError) {
-        FFmpegLibrary.ensureSetUp()
+        try FFmpegLibrary.ensureSetUp(for: url)
         guard options.timeoutInMilliseconds > 0 else {
             throw TasksError.invalidArgument(
                 "Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source: must be > 0.",

@@ -29,7 +29,7 @@ struct InputLocationTests {
 
     @Test("demuxers that open their own input take the URL as it is, paths still checked")
     func selfOpeningFormats() throws {
-        FFmpegLibrary.ensureSetUp()  // lavfi is a libavdevice input, registered by the library
+        try FFmpegLibrary.ensureSetUp(for: "lavfi")  // lavfi is a libavdevice input, registered by the library
         let lavfi = try #require(av_find_input_format("lavfi"))
         #expect(InputLocation(url: "testsrc=size=64x48:rate=10", format: lavfi) == .other)
         #expect(InputLocation(url: "/dev/video0", format: lavfi) == .path("/dev/video0"))

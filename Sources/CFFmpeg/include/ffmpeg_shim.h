@@ -37,6 +37,18 @@ static const int SVT_AVERROR_HTTP_NOT_FOUND = AVERROR_HTTP_NOT_FOUND;
 static const int SVT_AVERROR_HTTP_OTHER_4XX = AVERROR_HTTP_OTHER_4XX;
 static const int SVT_AVERROR_HTTP_SERVER_ERROR = AVERROR_HTTP_SERVER_ERROR;
 
+// MARK: - Loading
+
+/// Loads the FFmpeg libraries (libavutil, libswscale, libavcodec, libavformat, libavdevice, by
+/// the sonames of the headers built against) and finds every function this package calls, once
+/// per process; later calls return the first outcome. Returns 1 when FFmpeg is ready; 0 when a
+/// library or function is missing, with the loader's reason copied into `error` (NUL-terminated,
+/// truncated to `size`) when `error` is not NULL. Thread-safe.
+///
+/// The program does not link FFmpeg: its functions are forwarders that load it on first use
+/// (see ffmpeg_loader.c), so that programs that never touch video start without it.
+int svt_ffmpeg_load(char *error, size_t size);
+
 /// `AV_NOPTS_VALUE` (a macro with a cast, which Swift does not import).
 static const int64_t SVT_NOPTS_VALUE = AV_NOPTS_VALUE;
 
