@@ -121,6 +121,14 @@ def main():
     rows.append(("decode + classify, ms per call", report["decodeAndClassifyMilliseconds"]["median"],
                  median_ms(lambda: classifier.classify(mp.Image.create_from_file(photo))), "ms"))
 
+    overheads = []
+    for path in (model, os.path.join(testdata, "models", "mobilenet_v1_0.25_224_1_metadata_1.tflite")):
+        figures = json.loads(ours("benchmark", "--model", path, "--runs", "300", "--cycles", "0", "--threads", "1",
+                                  "--format", "json", photo)[1])
+        overheads.append(f"{os.path.basename(path)} {figures['classifyOverheadMilliseconds']:.3f} ms "
+                         f"(classify {figures['classifyMilliseconds']['median']:.3f}, "
+                         f"inference {figures['inferenceMilliseconds']['median']:.3f})")
+
     common = ["classify", "--model", model, "--format", "jsonl", "--no-progress"]
     small, big = os.path.join(work, "small"), os.path.join(work, "big")
     rows.append(("300 photos 640x480, s", ours(*common, small)[0], mediapipe_folder(small), "s"))
@@ -134,6 +142,8 @@ def main():
 
     print(f"--decode fast vs exact, shared photos: {decoding_agreement(os.path.join(testdata, 'images'))}; "
           f"60 photos of 4032x3024: {decoding_agreement(big)}")
+    print(f"classify overhead above LiteRT's inference (vision-tasks benchmark, 1 thread, medians of 300): "
+          f"{'; '.join(overheads)}")
     print(f"cores: {os.cpu_count()}; load average (1 min) at the start: {load:.1f}; "
           f"--jobs default (cores) for folders; model {os.path.basename(model)}")
     print("| measure | vision-tasks | MediaPipe 1.2.3 | ratio (MediaPipe / ours; fps: ours / MediaPipe) |")

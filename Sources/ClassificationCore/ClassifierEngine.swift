@@ -209,6 +209,14 @@ package final class ClassifierEngine {
         return results
     }
 
+    /// Runs the model on the input as the last `classify` left it, and nothing else: LiteRT's
+    /// own time, which `vision-tasks benchmark` subtracts from a classification's to show the
+    /// pipeline's overhead (preprocessing and postprocessing).
+    /// - Throws: `TasksError` when LiteRT fails to run the model.
+    package func runModelOnly() throws(TasksError) {
+        try compiled.run()
+    }
+
     /// A NaN score would be dropped by every threshold without a word (MediaPipe drops it so),
     /// hiding a broken model or calibration: it is an error naming the head and category.
     private func nanScoreError(head: ClassificationHead, category: Int) -> TasksError {

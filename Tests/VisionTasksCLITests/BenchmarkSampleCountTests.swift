@@ -14,18 +14,28 @@ struct BenchmarkSampleCountTests {
         ])
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
-        for step in ["createMilliseconds", "decodeMilliseconds", "classifyMilliseconds", "decodeAndClassifyMilliseconds"] {
+        let steps = [
+            "createMilliseconds", "decodeMilliseconds", "classifyMilliseconds", "inferenceMilliseconds",
+            "decodeAndClassifyMilliseconds",
+        ]
+        for step in steps {
             let timing = object[step] as? [String: Any]
             #expect(timing.map { Set($0.keys) } == ["median", "p90", "samples"], "\(step): \(json)")
             #expect(timing?["samples"] as? Int == 7, "\(step): \(json)")
         }
+        // The overhead is the difference of the two medians, as documented.
+        let median = { (step: String) in (object[step] as? [String: Any])?["median"] as? Double }
+        let overhead = try #require(object["classifyOverheadMilliseconds"] as? Double, "\(json)")
+        let classify = try #require(median("classifyMilliseconds")), inference = try #require(median("inferenceMilliseconds"))
+        #expect(abs(overhead - (classify - inference)) < 1e-9, "\(json)")
 
         let table = try await VisionTasksTool.run([
             "benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",
             Fixture.burger,
         ])
         #expect(table.status == 0, "\(table)")
-        let rows = table.stdoutLines.filter { $0.contains(" median ") }
-        #expect(rows.count == 4 && rows.allSatisfy { $0.hasSuffix("   (7 samples)") }, "\(table)")
+        let rows = table.stdoutLines.filter { $0.contains(" median ") && $0.contains(" p90 ") }
+        #expect(rows.count == 5 && rows.allSatisfy { $0.hasSuffix("   (7 samples)") }, "\(table)")
+        #expect(table.stdoutLines.contains { $0.hasPrefix("  overhead  ") && $0.hasSuffix(" ms   (classify minus inference)") })
     }
 }

@@ -1,3 +1,4 @@
+import ClassificationCore
 import Foundation
 import Imaging
 import TasksCommon
@@ -15,8 +16,10 @@ struct BenchmarkCommand: ParsableCommand {
         discussion: """
             Prints medians (and 90th percentiles) in milliseconds of: creating the classifier (load,
             check and compile the model), decoding IMAGE, classifying the decoded image (preprocessing,
-            inference, postprocessing), and decoding plus classifying, each timed --runs times after one
-            untimed run, with the number of samples next to each figure; then the resident memory before
+            inference, postprocessing), LiteRT's inference alone (the model run on the same input), and
+            decoding plus classifying, each timed --runs times after one untimed run, with the number of
+            samples next to each figure; the overhead (classify minus inference, medians: what the
+            pipeline adds to LiteRT); then the resident memory before
             and after N create/classify/destroy cycles of the classifier (a leak shows as growth).
             With --clock cpu the figures are the CPU time of the process instead of elapsed time.
             """,
@@ -50,6 +53,10 @@ struct BenchmarkCommand: ParsableCommand {
         let createMilliseconds: Timing
         let decodeMilliseconds: Timing
         let classifyMilliseconds: Timing
+        /// LiteRT's run of the model alone, on the input a classification prepared.
+        let inferenceMilliseconds: Timing
+        /// The classify median minus the inference median: preprocessing and postprocessing.
+        let classifyOverheadMilliseconds: Double
         let decodeAndClassifyMilliseconds: Timing
         let cycles: Int
         let residentBytesBefore: Int
@@ -123,6 +130,7 @@ struct BenchmarkCommand: ParsableCommand {
         let decoded = try decode()
         let decodeTiming = try Self.time(runs: runs, clock: clock) { _ = try decode() }
         let classify = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decoded) }
+        let inference = try timeInference(decoded)
         let both = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decode()) }
         let before = try Self.residentBytes()
         try StandardErrorSilencer.silencing(unless: verbose) {
@@ -130,8 +138,19 @@ struct BenchmarkCommand: ParsableCommand {
         }
         return Report(
             model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
-            decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, decodeAndClassifyMilliseconds: both,
+            decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, inferenceMilliseconds: inference,
+            classifyOverheadMilliseconds: classify.median - inference.median, decodeAndClassifyMilliseconds: both,
             cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
+    }
+
+    /// Times LiteRT's run alone: an engine like the classifier's (same model and thread count)
+    /// classifies `image` once to fill its input, then only runs the model.
+    private func timeInference(_ image: MPImage) throws -> Timing {
+        let engine = try StandardErrorSilencer.silencing(unless: verbose) {
+            try ClassifierEngine(ClassifierConfiguration(asset: try ModelAsset(path: model, buffer: nil), threadCount: threads))
+        }
+        _ = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: .wholeImage)
+        return try Self.time(runs: runs, clock: clock) { try engine.runModelOnly() }
     }
 
     /// Runs `body` once to warm up, then `runs` times, timing each.
@@ -178,6 +197,10 @@ struct BenchmarkCommand: ParsableCommand {
         line("create classifier", report.createMilliseconds)
         line("decode image", report.decodeMilliseconds)
         line("classify (decoded)", report.classifyMilliseconds)
+        line("  inference (LiteRT)", report.inferenceMilliseconds)
+        StandardStreams.emit(
+            "  overhead".padding(toLength: 24, withPad: " ", startingAt: 0)
+                + String(format: "median %8.3f ms   (classify minus inference)", report.classifyOverheadMilliseconds))
         line("decode + classify", report.decodeAndClassifyMilliseconds)
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
         let growth = mib(report.residentBytesAfter - report.residentBytesBefore)
