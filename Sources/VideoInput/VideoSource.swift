@@ -141,7 +141,8 @@ public final class VideoSource {
     ///     server has no such resource;
     ///   - `invalidArgumentError`: a directory; data that is not a video FFmpeg recognizes
     ///     (garbage, an empty or cut-off header); no video stream (an audio file); an unknown
-    ///     input format, demuxer option or protocol; a timeout that is not positive;
+    ///     input format, demuxer option or protocol; a timeout that is not positive; a decoder
+    ///     thread count outside 0...64;
     ///   - `unimplementedError`: the video codec has no decoder in this FFmpeg build;
     ///   - `deadlineExceededError`: opening or probing waited longer than the timeout (an
     ///     unresponsive server, a FIFO nobody writes to, a camera that delivers nothing);
@@ -153,6 +154,11 @@ public final class VideoSource {
         guard options.timeoutInMilliseconds > 0 else {
             throw TasksError.invalidArgument(
                 "Invalid timeoutInMilliseconds \(options.timeoutInMilliseconds) for video source: must be > 0.",
+                subject: .videoSource(url))
+        }
+        guard VideoSourceOptions.decoderThreadCounts.contains(options.decoderThreadCount) else {
+            throw TasksError.invalidArgument(
+                "Invalid decoderThreadCount \(options.decoderThreadCount) for video source: must be in 0...64 (0: FFmpeg's choice).",
                 subject: .videoSource(url))
         }
         guard !url.isEmpty else {
@@ -183,7 +189,8 @@ public final class VideoSource {
         for index in 0..<Int(format.pointer.pointee.nb_streams) where index != Int(streamIndex) {
             format.pointer.pointee.streams[index]?.pointee.discard = AVDISCARD_ALL  // demux only the video
         }
-        let decoder = try DecoderContext(stream: stream, codec: codec, source: url, deadline: deadline)
+        let decoder = try DecoderContext(
+            stream: stream, codec: codec, threadCount: options.decoderThreadCount, source: url, deadline: deadline)
         let width = Int(decoder.pointer.pointee.width)
         let height = Int(decoder.pointer.pointee.height)
         guard width > 0, height > 0 else {

@@ -78,6 +78,14 @@ struct VideoSourceErrorTests {
             "timeout not positive", .invalidArgumentError, "timeoutInMilliseconds 0",
             options: VideoSourceOptions(timeoutInMilliseconds: 0)
         ) { _ in "testsrc" },
+        OpenCase(
+            "negative decoder thread count", .invalidArgumentError, "decoderThreadCount -1",
+            options: VideoSourceOptions(decoderThreadCount: -1)
+        ) { _ in "testsrc" },
+        OpenCase(
+            "decoder thread count over 64", .invalidArgumentError, "decoderThreadCount 65",
+            options: VideoSourceOptions(decoderThreadCount: 65)
+        ) { _ in "testsrc" },
         OpenCase("empty URL", .invalidArgumentError, "empty") { _ in "" },
         OpenCase(
             "bad raw video size", .invalidArgumentError, "video source",

@@ -281,7 +281,8 @@ struct LiveCommandHelpTests {
     /// The option names `live --help` lists, in order.
     static let helpOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi", "--rotation",
-        "--format", "--input-format", "--video-size", "--pixel-format", "--framerate", "--timeout", "--verbose", "-h", "--help",
+        "--format", "--input-format", "--video-size", "--pixel-format", "--framerate", "--timeout", "--decoder-threads",
+        "--verbose", "-h", "--help",
     ]
 
     @Test("every option live --help lists is accepted", arguments: helpOptions.filter { $0.hasPrefix("--") && $0 != "--help" })

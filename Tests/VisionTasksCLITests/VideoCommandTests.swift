@@ -46,6 +46,24 @@ struct VideoCommandTests {
         #expect(summary == Self.burgerThenSparrowSummary, "\(summary)")
     }
 
+    @Test("--decoder-threads changes how the frames are decoded, not which: 1 and 4 print the same bytes")
+    func decoderThreadsKeepTheOutput() async throws {
+        let directory = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = try await VideoClipMaker.burgerThenSparrow(VideoClipMaker.mp4, in: directory)
+        var outputs: [String] = []
+        for threads in ["1", "4"] {
+            let run = try await VisionTasksTool.run([
+                "classify-video", clip.path, "--model", Self.model, "--format", "jsonl", "--max-results", "-1",
+                "--decoder-threads", threads,
+            ])
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdoutLines.count == 41, "40 frames and the summary: \(run)")
+            outputs.append(run.stdout)
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test(
         "table: a line per frame with its top category, then the same summary",
         arguments: [VideoClipMaker.mp4, VideoClipMaker.webm])
@@ -203,6 +221,8 @@ struct VideoCommandTests {
             (["--format", "json"], "--format must be table or jsonl, got 'json'"),
             (["--format", "xml"], "--format must be table or jsonl, got 'xml'"),
             (["--timeout", "0"], "--timeout must be between 1 and 2147483647, got 0"),
+            (["--decoder-threads", "0"], "--decoder-threads must be between 1 and 64, got 0"),
+            (["--decoder-threads", "65"], "--decoder-threads must be between 1 and 64, got 65"),
         ])
     func usageErrors(options: [String], message: String) async throws {
         let run = try await VisionTasksTool.run(["classify-video", "/nonexistent/clip.mp4", "--model", Self.model] + options)
@@ -335,7 +355,7 @@ struct VideoCommandHelpTests {
     static let helpOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi", "--rotation",
         "--every", "--fps", "--format", "--report", "--input-format", "--video-size", "--pixel-format", "--framerate",
-        "--timeout", "--verbose", "--no-progress", "-h", "--help",
+        "--timeout", "--decoder-threads", "--verbose", "--no-progress", "-h", "--help",
     ]
 
     @Test(

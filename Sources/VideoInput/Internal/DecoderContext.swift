@@ -8,18 +8,20 @@ final class DecoderContext {
     let pointer: UnsafeMutablePointer<AVCodecContext>
 
     /// Prepares and opens a decoder for `stream` (`avcodec_alloc_context3`,
-    /// `avcodec_parameters_to_context`, `avcodec_open2`), with FFmpeg's automatic thread count.
+    /// `avcodec_parameters_to_context`, `avcodec_open2`) with `threadCount` threads (0: FFmpeg's
+    /// automatic count).
     ///
     /// - Parameters:
     ///   - stream: The stream to decode (borrowed from its format context); its time base
     ///     becomes `pkt_timebase`, the unit of the frames' timestamps.
     ///   - codec: The decoder `av_find_best_stream` chose (static FFmpeg data).
+    ///   - threadCount: `VideoSourceOptions.decoderThreadCount`, checked by the caller.
     ///   - source: The URL or path, the subject of errors.
     ///   - deadline: Only to classify errors (decoder set-up does no I/O).
     /// - Throws: `TasksError` as mapped by `FFmpegError` for `.openDecoder`; the context is
     ///   freed before the error is thrown.
     init(
-        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, source: String,
+        stream: UnsafeMutablePointer<AVStream>, codec: UnsafePointer<AVCodec>, threadCount: Int, source: String,
         deadline: InterruptDeadline
     ) throws(TasksError) {
         guard let allocated = avcodec_alloc_context3(codec) else {
@@ -33,7 +35,7 @@ final class DecoderContext {
         var status = avcodec_parameters_to_context(allocated, stream.pointee.codecpar)
         if status >= 0 {
             allocated.pointee.pkt_timebase = stream.pointee.time_base
-            allocated.pointee.thread_count = 0  // one thread per core, as FFmpeg's tools do
+            allocated.pointee.thread_count = Int32(threadCount)
             status = avcodec_open2(allocated, codec, nil)
         }
         guard status >= 0 else {

@@ -65,7 +65,7 @@ struct ClassifyVideoCommand: ParsableCommand {
                 verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
         // Frames are decoded on a thread of their own, a few ahead of the classifier.
-        let reader = VideoFrameReader(url: video, options: source.sourceOptions)
+        let reader = VideoFrameReader(url: video, options: source.sourceOptions(inferenceThreads: self.classifier.threads))
         switch reader.waitForOpen() {
         case .failure(let error):
             StandardStreams.reportError(error)
@@ -135,7 +135,8 @@ struct ClassifyVideoCommand: ParsableCommand {
             status = 1
         }
         progressLine.clear()
-        Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: last)
+        // A failed read's error already counts the damaged packets.
+        if reader.end.failure == nil { Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: last) }
         if repeated > 0 {
             StandardStreams.warn(
                 "warning: \(TableText.escaped(facts.url)): skipped \(repeated) frame(s) whose timestamp did not "

@@ -76,7 +76,9 @@ struct LiveCommand: ParsableCommand {
         }
         var status: Int32 = 0
         do throws(TasksError) {
-            status = feed(try VideoSource(url: url, options: source.sourceOptions), to: classifier, interruption: interruption)
+            status = feed(
+                try VideoSource(url: url, options: source.sourceOptions(inferenceThreads: self.classifier.threads)),
+                to: classifier, interruption: interruption)
         } catch  where error.code != .cancelledError {
             StandardStreams.reportError(error)
             return 1  // the source never opened: nothing to report

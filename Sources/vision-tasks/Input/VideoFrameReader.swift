@@ -3,7 +3,8 @@ import TasksCommon
 import VideoInput
 
 /// Reads a video's frames on a thread of its own, a few frames ahead of the classifier, so that
-/// decoding (FFmpeg's frame threads) overlaps inference instead of alternating with it.
+/// decoding (with the decoder threads the source options give) overlaps inference instead of
+/// alternating with it.
 ///
 /// The `VideoSource` is opened and used on that thread only; frames (`Sendable` values) cross
 /// over through a queue of `capacity` frames, which bounds the memory.

@@ -2,6 +2,8 @@
 enum ValueRanges {
     /// `--threads`: CPU threads for inference.
     static let threads = 1...64
+    /// `--decoder-threads`: FFmpeg's decoder threads for video.
+    static let decoderThreads = 1...64
     /// `--timeout`: milliseconds a video source may stall (FFmpeg takes microseconds in 64 bits,
     /// the deadline milliseconds in 32).
     static let timeoutMilliseconds = 1...Int(Int32.max)

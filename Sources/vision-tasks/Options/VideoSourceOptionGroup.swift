@@ -1,3 +1,4 @@
+import Foundation
 import VideoInput
 
 /// The video source options classify-video and live share.
@@ -16,21 +17,40 @@ struct VideoSourceOptionGroup: ParsableArguments {
         default: 10_000, defaultDescription: "10000",
         transform: ValueParser.integer("timeout", in: ValueRanges.timeoutMilliseconds))
 
+    static let decoderThreads = Option<Int?>(
+        name: "decoder-threads", valueName: "N",
+        help: "FFmpeg decoder threads, 1...64. Default: the cores that --threads leaves to decoding, at least 1 "
+            + "(decoding and inference then share the cores instead of competing for them).",
+        default: nil, transform: ValueParser.integer("decoder-threads", in: ValueRanges.decoderThreads))
+
     static let optionTable = [
         inputFormat.definition, videoSize.definition, pixelFormat.definition, framerate.definition,
-        timeout.definition,
+        timeout.definition, decoderThreads.definition,
     ]
 
-    /// The source options FFmpeg is opened with.
-    let sourceOptions: VideoSourceOptions
+    /// The source options FFmpeg is opened with, but the decoder thread count (see
+    /// `sourceOptions(inferenceThreads:)`).
+    private let options: VideoSourceOptions
+    /// `--decoder-threads`, if given.
+    private let decoderThreads: Int?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         var demuxer: [String: String] = [:]
         demuxer["video_size"] = try parsed.value(Self.videoSize)
         demuxer["pixel_format"] = try parsed.value(Self.pixelFormat)
         demuxer["framerate"] = try parsed.value(Self.framerate)
-        sourceOptions = VideoSourceOptions(
+        options = VideoSourceOptions(
             timeoutInMilliseconds: try parsed.value(Self.timeout),
             inputFormat: try parsed.value(Self.inputFormat), demuxerOptions: demuxer)
+        decoderThreads = try parsed.value(Self.decoderThreads)
+    }
+
+    /// The source options, with `--decoder-threads` or else the cores that `inferenceThreads`
+    /// (the classifier's `--threads`) leave, at least 1.
+    func sourceOptions(inferenceThreads: Int) -> VideoSourceOptions {
+        var options = self.options
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        options.decoderThreadCount = decoderThreads ?? min(max(cores - inferenceThreads, 1), 64)
+        return options
     }
 }
