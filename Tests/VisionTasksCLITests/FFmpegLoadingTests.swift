@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 /// The tool loads FFmpeg when a video source opens, not at start: its libraries bring about 230
@@ -30,5 +32,25 @@ struct FFmpegLoadingTests {
             run.stderr.contains(
                 "error: NOT_FOUND: /nonexistent/clip.mp4: Video source not found (No such file or directory)."),
             "\(run)")
+    }
+
+    @Test("an FFmpeg library that cannot be loaded is an UNAVAILABLE error naming it, not a crash")
+    func unloadableFFmpegIsATypedError() async throws {
+        // The loader finds libavutil first on LD_LIBRARY_PATH: a file that is no library, under
+        // every plausible soname (libavutil.so.50 to .70).
+        let directory = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for major in 50...70 {
+            try Data("not a library".utf8).write(to: directory.appendingPathComponent("libavutil.so.\(major)"))
+        }
+        let run = try await VisionTasksTool.run(
+            ["classify-video", "/nonexistent/clip.mp4", "--model", Fixture.quantModel],
+            environment: ["LD_LIBRARY_PATH": directory.path])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        let prefix = "error: UNAVAILABLE: /nonexistent/clip.mp4: FFmpeg could not be loaded (\(directory.path)/libavutil.so."
+        #expect(run.diagnostics.count == 1, "\(run)")
+        #expect(run.diagnostics.first?.hasPrefix(prefix) == true, "\(run)")
+        #expect(run.diagnostics.first?.hasSuffix("(scripts/bootstrap installs them).") == true, "\(run)")
     }
 }
