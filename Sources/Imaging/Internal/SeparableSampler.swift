@@ -47,8 +47,9 @@ enum SeparableSampler {
         let rowCount = transposed ? tensorWidth : tensorHeight
         buffers.columns.reserve(columnCount)
         buffers.rows.reserve(rowCount)
-        buffers.interpolated.0.reserve(3 * columnCount)
-        buffers.interpolated.1.reserve(3 * columnCount)
+        // One spare element: `PixelSource.interpolate` may write it.
+        buffers.interpolated.0.reserve(3 * columnCount + 1)
+        buffers.interpolated.1.reserve(3 * columnCount + 1)
         // In a mirrored map x becomes maxX - x: in fixed point, 32 * maxX - X.
         let mirrorX = (imageWidth - 1) << BilinearSampler.fractionBits
         for index in 0..<columnCount {
