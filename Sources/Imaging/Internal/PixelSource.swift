@@ -233,7 +233,7 @@ struct PlanarYUVSource: YUVPairSource {
     func pairBytes(
         _ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>), left: Int, right: Int
     ) -> UInt64 {
-        let leftChroma = left >> chromaShift, rightChroma = right >> chromaShift
+        let leftChroma = left &>> chromaShift, rightChroma = right &>> chromaShift
         return packedPair(
             y: (row.luma[left], row.luma[right]), u: (row.u[leftChroma], row.u[rightChroma]),
             v: (row.v[leftChroma], row.v[rightChroma]))
