@@ -58,8 +58,9 @@ struct YUVRowInterpolationTests {
         }
     #endif
 
-    /// Random column tables over a random picture: neighbouring, equal (clamped) and arbitrary
-    /// column pairs, every count from 0 to 41 (whole blocks of eight and remainders).
+    /// Random column tables over a random picture, every count from 0 to 41 (whole blocks of
+    /// eight and remainders); widths 1 and 2 take the word path for every format, wider planar
+    /// images the pairs.
     @Test("row sums equal interpolateEachPixel's", arguments: Self.formats)
     func rows(format: PixelFormat) throws {
         var random = SplitMix64(seed: 11)
@@ -127,27 +128,19 @@ struct YUVRowInterpolationTests {
     }
 }
 
-/// Column pairs and weights as `NeighbourTable` holds them.
+/// A random horizontal table as `SeparableSampler.prepare` makes one: positions anywhere from
+/// 2 pixels left of the image to 2 right of it (clamped neighbours at both edges), and its pairs.
 private struct RowTable {
-    var left: [Int32] = [], right: [Int32] = []
-    var weightLeft: [Int16] = [], weightRight: [Int16] = []
+    let columns = NeighbourTable(), pairs = ColumnPairs()
+    let count: Int
 
     init(width: Int, count: Int, using random: inout SplitMix64) {
-        for _ in 0..<count {
-            let column = Int.random(in: 0..<width, using: &random)
-            let fraction = Int16.random(in: 0...32, using: &random)
-            // Mostly neighbours, as the sampler's tables; some clamped and some far apart.
-            let other =
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: column
-                case 1: Int.random(in: 0..<width, using: &random)
-                default: min(column + 1, width - 1)
-                }
-            left.append(Int32(column))
-            right.append(Int32(other))
-            weightLeft.append(32 - fraction)
-            weightRight.append(fraction)
+        self.count = count
+        columns.reserve(count)
+        for index in 0..<count {
+            columns.set(index, fixed: Int.random(in: -64...(32 * width + 64), using: &random), size: width)
         }
+        pairs.fill(from: columns, count: count, width: width)
     }
 }
 
@@ -158,7 +151,7 @@ private struct RowComparison: PixelSourceVisitor {
     let row: Int
 
     func visit<Source: PixelSource>(_ source: Source) -> (fast: [Int16], reference: [Int16], spare: Int16) {
-        let count = table.left.count
+        let count = table.count, columns = table.columns
         func sums(_ body: (UnsafeMutablePointer<Int16>) -> Void) -> [Int16] {
             var sums = [Int16](repeating: -1, count: 3 * count + 1)
             sums.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
@@ -166,13 +159,15 @@ private struct RowComparison: PixelSourceVisitor {
         }
         let fast = sums { output in
             source.interpolate(
-                row: row, left: table.left, right: table.right, weightLeft: table.weightLeft,
-                weightRight: table.weightRight, count: count, into: output)
+                row: row, left: columns.first.pointer, right: columns.second.pointer,
+                weightLeft: columns.firstWeight.pointer, weightRight: columns.secondWeight.pointer, pairs: table.pairs,
+                count: count, into: output)
         }
         let reference = sums { output in
             source.interpolateEachPixel(
-                row: row, left: table.left, right: table.right, weightLeft: table.weightLeft,
-                weightRight: table.weightRight, count: count, into: output)
+                row: row, left: columns.first.pointer, right: columns.second.pointer,
+                weightLeft: columns.firstWeight.pointer, weightRight: columns.secondWeight.pointer, count: count,
+                into: output)
         }
         return (Array(fast.prefix(3 * count)), Array(reference.prefix(3 * count)), fast[3 * count])
     }

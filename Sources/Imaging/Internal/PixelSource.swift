@@ -18,10 +18,11 @@ protocol PixelSource {
     func rgb(_ row: Row, _ column: Column) -> (red: Int32, green: Int32, blue: Int32)
     /// Writes `left weightLeft + right weightRight` for red, green and blue of `count`
     /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
-    /// (0...32, summing to 32), so every sum is at most 8160. May also write `sums[3 count]`.
+    /// (0...32, summing to 32), so every sum is at most 8160. `pairs` holds the same columns
+    /// as adjacent pairs (`ColumnPairs`). May also write `sums[3 count]`.
     func interpolate(
         row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
         into sums: UnsafeMutablePointer<Int16>)
 }
 
@@ -31,7 +32,7 @@ extension PixelSource {
     @inline(__always)
     func interpolate(
         row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
         into sums: UnsafeMutablePointer<Int16>
     ) {
         interpolateEachPixel(

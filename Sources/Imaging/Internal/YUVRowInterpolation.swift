@@ -17,11 +17,22 @@ protocol YUVPairSource: PixelSource {
 }
 
 extension YUVPairSource {
-    /// `interpolateEachPixel`'s sums, the columns in blocks of eight converted in SSE2 lanes
-    /// (the remainder, and other architectures, pixel by pixel); stores one element past the
-    /// `3 count` sums (see `PreprocessingBuffers.interpolated`).
+    /// The word path (`interpolateByWords`); `pairs` is for the planar sources.
     @inline(__always)
     func interpolate(
+        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
+        into sums: UnsafeMutablePointer<Int16>
+    ) {
+        interpolateByWords(
+            row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count, into: sums)
+    }
+
+    /// `interpolateEachPixel`'s sums, the columns in blocks of eight gathered by `pairBytes` and
+    /// converted in SSE2 lanes (the remainder, and other architectures, pixel by pixel); stores
+    /// one element past the `3 count` sums (see `PreprocessingBuffers.interpolated`).
+    @inline(__always)
+    func interpolateByWords(
         row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
         weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
         into sums: UnsafeMutablePointer<Int16>
@@ -33,14 +44,14 @@ extension YUVPairSource {
             case .roundedSum:
                 let lanes = RoundedSumLanes(conversion.coefficients)
                 for column in stride(from: 0, to: blockCount, by: 8) {
-                    interpolateBlock(
+                    wordBlock(
                         address, at: column, left: left, right: right, weightLeft: weightLeft,
                         weightRight: weightRight, into: sums, lanes: lanes)
                 }
             case .truncatedTerms:
                 let lanes = TruncatedTermsLanes(conversion.coefficients)
                 for column in stride(from: 0, to: blockCount, by: 8) {
-                    interpolateBlock(
+                    wordBlock(
                         address, at: column, left: left, right: right, weightLeft: weightLeft,
                         weightRight: weightRight, into: sums, lanes: lanes)
                 }
@@ -54,10 +65,9 @@ extension YUVPairSource {
     }
 
     #if arch(x86_64)
-        /// The sums of the eight columns from `column` on, stored from element `3 column` as
-        /// eight overlapping 4-element stores (the last one's spare element is written next).
+        /// The sums of the eight columns from `column` on, from eight `pairBytes` words.
         @inline(__always)
-        private func interpolateBlock<Lanes: YUVLanes>(
+        private func wordBlock<Lanes: YUVLanes>(
             _ address: Row, at column: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
             weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>,
             into sums: UnsafeMutablePointer<Int16>, lanes: Lanes
@@ -71,21 +81,37 @@ extension YUVPairSource {
             }
             let (luma, u, v) = transposed(words(0), words(2), words(4), words(6))
             let lowByte = _mm_set1_epi16(0xFF)
-            let leftPixels = lanes.rgb(
-                y: _mm_and_si128(luma, lowByte), u: _mm_and_si128(u, lowByte), v: _mm_and_si128(v, lowByte))
-            let rightPixels = lanes.rgb(y: _mm_srli_epi16(luma, 8), u: _mm_srli_epi16(u, 8), v: _mm_srli_epi16(v, 8))
-            let leftWeights = UnsafeRawPointer(weightLeft + column).loadUnaligned(as: __m128i.self)
-            let rightWeights = UnsafeRawPointer(weightRight + column).loadUnaligned(as: __m128i.self)
-            @inline(__always)
-            func blended(_ left: __m128i, _ right: __m128i) -> __m128i {
-                _mm_add_epi16(_mm_mullo_epi16(left, leftWeights), _mm_mullo_epi16(right, rightWeights))
-            }
-            storeInterleaved(
-                blended(leftPixels.red, rightPixels.red), blended(leftPixels.green, rightPixels.green),
-                blended(leftPixels.blue, rightPixels.blue), to: sums + 3 &* column)
+            finishBlock(
+                left: (_mm_and_si128(luma, lowByte), _mm_and_si128(u, lowByte), _mm_and_si128(v, lowByte)),
+                right: (_mm_srli_epi16(luma, 8), _mm_srli_epi16(u, 8), _mm_srli_epi16(v, 8)),
+                weightLeft: weightLeft + column, weightRight: weightRight + column, into: sums + 3 &* column, lanes: lanes)
         }
     #endif
 }
+
+#if arch(x86_64)
+    /// Converts the left and right pixels of eight columns (Y, U, V bytes in 16-bit lanes) and
+    /// stores `left weightLeft + right weightRight` of each channel at `sums`, as eight
+    /// overlapping 4-element stores (the last one's spare element is written next).
+    @inline(__always)
+    func finishBlock<Lanes: YUVLanes>(
+        left: (y: __m128i, u: __m128i, v: __m128i), right: (y: __m128i, u: __m128i, v: __m128i),
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, into sums: UnsafeMutablePointer<Int16>,
+        lanes: Lanes
+    ) {
+        let leftPixels = lanes.rgb(y: left.y, u: left.u, v: left.v)
+        let rightPixels = lanes.rgb(y: right.y, u: right.u, v: right.v)
+        let leftWeights = UnsafeRawPointer(weightLeft).loadUnaligned(as: __m128i.self)
+        let rightWeights = UnsafeRawPointer(weightRight).loadUnaligned(as: __m128i.self)
+        @inline(__always)
+        func blended(_ left: __m128i, _ right: __m128i) -> __m128i {
+            _mm_add_epi16(_mm_mullo_epi16(left, leftWeights), _mm_mullo_epi16(right, rightWeights))
+        }
+        storeInterleaved(
+            blended(leftPixels.red, rightPixels.red), blended(leftPixels.green, rightPixels.green),
+            blended(leftPixels.blue, rightPixels.blue), to: sums)
+    }
+#endif
 
 #if arch(x86_64)
     /// Eight `pairBytes` words, two per register (the first in the low half), as three registers
