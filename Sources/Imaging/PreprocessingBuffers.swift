@@ -34,9 +34,12 @@ package final class PreprocessingBuffers {
     /// Per source column used (one entry per tensor pixel along the axis that gives x): the
     /// clamped left and right neighbour columns and their weights.
     let columns = NeighbourTable()
+    /// The same columns as pairs of adjacent pixels (the planar YUV sources).
+    let columnPairs = ColumnPairs()
     /// The same for source rows: clamped top and bottom rows and their weights.
     let rows = NeighbourTable()
-    /// Two rows of horizontally interpolated red, green, blue sums (3 per tensor pixel).
+    /// Two rows of horizontally interpolated red, green, blue sums (3 per tensor pixel), and one
+    /// spare element (the YUV sources' vector path stores pixels as 4 elements).
     let interpolated = (Scratch<Int16>(), Scratch<Int16>())
     /// One row of vertically interpolated bytes over the column span, and 8 spare elements
     /// (`PackedRowSampler`).

@@ -133,16 +133,19 @@ struct SeparableSamplerTests {
             TensorElement(mean: [127.5], std: [127.5], quantizationScale: 1.0 / 128, zeroPoint: -1),
         ])
     func floats(element: TensorElement) throws {
-        let image = try Self.picture(.rgb8, width: 97, height: 61, seed: 9)
-        for rotation in [0, 90, 180, 270] {
-            for mirrored in [false, true] {
-                let expected = Self.reference(
-                    image, width: 31, height: 17, element: element, region: Self.regions[2],
-                    rotationDegrees: rotation, mirrored: mirrored)
-                let result = try Self.preprocessed(
-                    image, width: 31, height: 17, element: element, region: Self.regions[2],
-                    rotationDegrees: rotation, mirrored: mirrored)
-                #expect(result.bytes == expected, "\(rotation)° mirrored \(mirrored)")
+        // RGB8 goes through `PackedRowSampler`, gray and YUV through the writers' runs.
+        for format in [PixelFormat.rgb8, .gray8, .i420] {
+            let image = try Self.picture(format, width: 97, height: 61, seed: 9)
+            for rotation in [0, 90, 180, 270] {
+                for mirrored in [false, true] {
+                    let expected = Self.reference(
+                        image, width: 31, height: 17, element: element, region: Self.regions[2],
+                        rotationDegrees: rotation, mirrored: mirrored)
+                    let result = try Self.preprocessed(
+                        image, width: 31, height: 17, element: element, region: Self.regions[2],
+                        rotationDegrees: rotation, mirrored: mirrored)
+                    #expect(result.bytes == expected, "\(format) \(rotation)° mirrored \(mirrored)")
+                }
             }
         }
     }

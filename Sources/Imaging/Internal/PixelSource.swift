@@ -16,14 +16,32 @@ protocol PixelSource {
     func column(_ x: Int) -> Column
     /// The red, green and blue (0...255) of the pixel at `row`, `column`.
     func rgb(_ row: Row, _ column: Column) -> (red: Int32, green: Int32, blue: Int32)
+    /// Writes `left weightLeft + right weightRight` for red, green and blue of `count`
+    /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
+    /// (0...32, summing to 32), so every sum is at most 8160. `pairs` holds the same columns
+    /// as adjacent pairs (`ColumnPairs`). May also write `sums[3 count]`.
+    func interpolate(
+        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
+        into sums: UnsafeMutablePointer<Int16>)
 }
 
 extension PixelSource {
-    /// Writes `left weightLeft + right weightRight` for red, green and blue of `count`
-    /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
-    /// (0...32, summing to 32), so every sum is at most 8160.
+    /// `interpolate` pixel by pixel through `rgb`: the implementation of the RGB and gray
+    /// sources, and the reference the YUV sources' vector path is tested against.
     @inline(__always)
     func interpolate(
+        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
+        into sums: UnsafeMutablePointer<Int16>
+    ) {
+        interpolateEachPixel(
+            row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count, into: sums)
+    }
+
+    /// `interpolate`'s sums, pixel by pixel (writing exactly `3 count` elements).
+    @inline(__always)
+    func interpolateEachPixel(
         row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
         weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
         into sums: UnsafeMutablePointer<Int16>
@@ -155,7 +173,7 @@ struct PackedRGBSource<Layout: PackedPixelLayout>: PixelSource {
 }
 
 /// NV12 and NV21: a Y plane and a plane of interleaved chroma pairs (U at `u`, V at `v`).
-struct SemiPlanarYUVSource: PixelSource {
+struct SemiPlanarYUVSource: YUVPairSource {
     let luma: UnsafePointer<UInt8>, lumaBytesPerRow: Int
     let chroma: UnsafePointer<UInt8>, chromaBytesPerRow: Int
     let u: Int, v: Int
@@ -176,11 +194,18 @@ struct SemiPlanarYUVSource: PixelSource {
     ) -> (red: Int32, green: Int32, blue: Int32) {
         conversion.rgb(y: row.luma[column.luma], u: row.chroma[column.chroma + u], v: row.chroma[column.chroma + v])
     }
+
+    @inline(__always)
+    func pairBytes(_ row: (luma: UnsafePointer<UInt8>, chroma: UnsafePointer<UInt8>), left: Int, right: Int) -> UInt64 {
+        let leftChroma = row.chroma + ((left >> 1) << 1), rightChroma = row.chroma + ((right >> 1) << 1)
+        return packedPair(
+            y: (row.luma[left], row.luma[right]), u: (leftChroma[u], rightChroma[u]), v: (leftChroma[v], rightChroma[v]))
+    }
 }
 
 /// I420 and I444: Y, U and V planes, chroma at half width and half height (`chromaShift` 1)
 /// or at full resolution (`chromaShift` 0).
-struct PlanarYUVSource: PixelSource {
+struct PlanarYUVSource: YUVPairSource {
     let luma: UnsafePointer<UInt8>, lumaBytesPerRow: Int
     let u: UnsafePointer<UInt8>, uBytesPerRow: Int
     let v: UnsafePointer<UInt8>, vBytesPerRow: Int
@@ -204,10 +229,20 @@ struct PlanarYUVSource: PixelSource {
     ) -> (red: Int32, green: Int32, blue: Int32) {
         conversion.rgb(y: row.luma[column.luma], u: row.u[column.chroma], v: row.v[column.chroma])
     }
+
+    @inline(__always)
+    func pairBytes(
+        _ row: (luma: UnsafePointer<UInt8>, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>), left: Int, right: Int
+    ) -> UInt64 {
+        let leftChroma = left &>> chromaShift, rightChroma = right &>> chromaShift
+        return packedPair(
+            y: (row.luma[left], row.luma[right]), u: (row.u[leftChroma], row.u[rightChroma]),
+            v: (row.v[leftChroma], row.v[rightChroma]))
+    }
 }
 
 /// YUYV: Y0, U, Y1, V per pair of pixels in one plane.
-struct PackedYUYVSource: PixelSource {
+struct PackedYUYVSource: YUVPairSource {
     let base: UnsafePointer<UInt8>
     let bytesPerRow: Int
     let conversion: YUVToRGB
@@ -223,4 +258,17 @@ struct PackedYUYVSource: PixelSource {
     func rgb(_ row: UnsafePointer<UInt8>, _ column: (luma: Int, pair: Int)) -> (red: Int32, green: Int32, blue: Int32) {
         conversion.rgb(y: row[column.luma], u: row[column.pair + 1], v: row[column.pair + 3])
     }
+
+    @inline(__always)
+    func pairBytes(_ row: UnsafePointer<UInt8>, left: Int, right: Int) -> UInt64 {
+        let leftPair = row + ((left >> 1) << 2), rightPair = row + ((right >> 1) << 2)
+        return packedPair(y: (row[left << 1], row[right << 1]), u: (leftPair[1], rightPair[1]), v: (leftPair[3], rightPair[3]))
+    }
+}
+
+/// The word `YUVPairSource.pairBytes` returns.
+@inline(__always)
+private func packedPair(y: (UInt8, UInt8), u: (UInt8, UInt8), v: (UInt8, UInt8)) -> UInt64 {
+    func pair(_ bytes: (UInt8, UInt8)) -> UInt64 { UInt64(bytes.0) | UInt64(bytes.1) << 8 }
+    return pair(y) | pair(u) << 16 | pair(v) << 32
 }

@@ -47,8 +47,9 @@ enum SeparableSampler {
         let rowCount = transposed ? tensorWidth : tensorHeight
         buffers.columns.reserve(columnCount)
         buffers.rows.reserve(rowCount)
-        buffers.interpolated.0.reserve(3 * columnCount)
-        buffers.interpolated.1.reserve(3 * columnCount)
+        // One spare element: `PixelSource.interpolate` may write it.
+        buffers.interpolated.0.reserve(3 * columnCount + 1)
+        buffers.interpolated.1.reserve(3 * columnCount + 1)
         // In a mirrored map x becomes maxX - x: in fixed point, 32 * maxX - X.
         let mirrorX = (imageWidth - 1) << BilinearSampler.fractionBits
         for index in 0..<columnCount {
@@ -58,6 +59,7 @@ enum SeparableSampler {
         for index in 0..<rowCount {
             buffers.rows.set(index, fixed: transposed ? y[index] : y[tensorWidth + index], size: imageHeight)
         }
+        buffers.columnPairs.fill(from: buffers.columns, count: columnCount, width: imageWidth)
         var firstColumn = imageWidth, lastColumn = 0
         for index in 0..<columnCount {
             firstColumn = min(firstColumn, Int(buffers.columns.first.pointer[index]))
@@ -134,7 +136,7 @@ enum SeparableSampler {
                 let target = intoFirst ? sums.0 : sums.1
                 source.interpolate(
                     row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
-                    count: columnCount, into: target)
+                    pairs: buffers.columnPairs, count: columnCount, into: target)
                 if intoFirst { held.0 = y } else { held.1 = y }
                 return target
             }

@@ -10,6 +10,11 @@ struct YUVToRGB {
     private let terms: UnsafePointer<Int32>
     /// `saturated[s + saturationOffset]` is `s` clamped to 0...255.
     private let saturated: UnsafePointer<UInt8>
+    /// The coefficients the tables were made from, for conversions that compute the terms
+    /// instead of reading them (`YUVLanes`).
+    let coefficients: Coefficients
+    /// How the terms are rounded.
+    let rounding: YUVRounding
 
     /// The coefficients (× 8192) of a range and matrix.
     struct Coefficients: Equatable {
@@ -115,7 +120,10 @@ struct YUVToRGB {
     ) -> Result {
         allTerms[tableIndex(range, matrix, rounding)].withUnsafeBufferPointer { terms in
             saturation.withUnsafeBufferPointer { saturated in
-                body(YUVToRGB(terms: terms.baseAddress.unsafelyUnwrapped, saturated: saturated.baseAddress.unsafelyUnwrapped))
+                body(
+                    YUVToRGB(
+                        terms: terms.baseAddress.unsafelyUnwrapped, saturated: saturated.baseAddress.unsafelyUnwrapped,
+                        coefficients: coefficients(range, matrix), rounding: rounding))
             }
         }
     }
