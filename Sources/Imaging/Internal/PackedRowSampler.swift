@@ -44,17 +44,27 @@ struct PackedRowSampler<Layout: PackedPixelLayout, Writer: TensorPixelWriter> {
                     }
                 }
                 // Not transposed: tensor row `index`, left to right; transposed: tensor column
-                // `index`, top to bottom. A pixel may be stored with a spare fourth element when
-                // the element after it is written later: not the tensor's last pixel, nor (column
-                // by column) the last column's pixels.
+                // `index`, top to bottom.
                 let pixel = transposed ? index : index * tensorWidth, stride = transposed ? tensorWidth : 1
-                let lastRow = index + 1 == rowCount
-                for column in 0..<columnCount {
-                    let offset = (Int(left[column]) &- columns.lowerBound) &* bytesPerPixel
-                    let spare = transposed ? !lastRow : !(lastRow && column + 1 == columnCount)
-                    writer.write(
-                        pixel: pixel &+ column &* stride, rgb: Self.horizontal(blended + offset, weights: weights[column]),
-                        spare: spare)
+                @inline(__always)
+                func write(_ columnRange: Range<Int>, spare: Bool) {
+                    for column in columnRange {
+                        let offset = (Int(left[column]) &- columns.lowerBound) &* bytesPerPixel
+                        writer.write(
+                            pixel: pixel &+ column &* stride,
+                            rgb: Self.horizontal(blended + offset, weights: weights[column]), spare: spare)
+                    }
+                }
+                // A pixel may be stored with a spare fourth element when the element after it is
+                // written later: not the tensor's last pixel, nor (column by column) the last
+                // column's pixels.
+                if index + 1 < rowCount {
+                    write(0..<columnCount, spare: true)
+                } else if transposed {
+                    write(0..<columnCount, spare: false)
+                } else {
+                    write(0..<(columnCount - 1), spare: true)
+                    write((columnCount - 1)..<columnCount, spare: false)
                 }
             }
         }
