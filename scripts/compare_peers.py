@@ -63,6 +63,16 @@ def ours(*arguments):
     return timed(lambda: subprocess.run([tool, *arguments], capture_output=True, text=True, check=False).stdout)
 
 
+def median_of(runs, function):
+    """The median of `runs` values of `function()`: one run of a folder or clip moves by several
+    percent with what else the machine does, for either program."""
+    return statistics.median(function() for _ in range(runs))
+
+
+def ours_seconds(*arguments, runs=3):
+    return median_of(runs, lambda: ours(*arguments)[0])
+
+
 def mediapipe_classifier(mode=vision.RunningMode.IMAGE):
     options = vision.ImageClassifierOptions(base_options=mpt.BaseOptions(model_asset_path=model), max_results=5,
                                             running_mode=mode)
@@ -131,21 +141,22 @@ def main():
 
     common = ["classify", "--model", model, "--format", "jsonl", "--no-progress"]
     small, big = os.path.join(work, "small"), os.path.join(work, "big")
-    rows.append(("300 photos 640x480, s", ours(*common, small)[0], mediapipe_folder(small), "s"))
-    big_mediapipe = mediapipe_folder(big)
-    rows.append(("60 photos 4032x3024, s (exact)", ours(*common, big)[0], big_mediapipe, "s"))
-    rows.append(("60 photos 4032x3024, s (--decode fast)", ours(*common, "--decode", "fast", big)[0], big_mediapipe, "s"))
+    rows.append(("300 photos 640x480, s", ours_seconds(*common, small), median_of(3, lambda: mediapipe_folder(small)), "s"))
+    big_mediapipe = median_of(3, lambda: mediapipe_folder(big))
+    rows.append(("60 photos 4032x3024, s (exact)", ours_seconds(*common, big), big_mediapipe, "s"))
+    rows.append(("60 photos 4032x3024, s (--decode fast)", ours_seconds(*common, "--decode", "fast", big), big_mediapipe, "s"))
 
-    seconds, output = ours("classify-video", clip, "--model", model, "--format", "jsonl", "--no-progress")
-    frames = sum(1 for line in output.splitlines() if line.startswith('{"classifications"'))
-    rows.append(("30 s 1280x720 H.264 clip, frames/s", frames / seconds, mediapipe_video(clip), "fps"))
+    video = ["classify-video", clip, "--model", model, "--format", "jsonl", "--no-progress"]
+    frames = sum(1 for line in ours(*video)[1].splitlines() if line.startswith('{"classifications"'))
+    rows.append(("30 s 1280x720 H.264 clip, frames/s", frames / ours_seconds(*video), median_of(3, lambda: mediapipe_video(clip)), "fps"))
 
     print(f"--decode fast vs exact, shared photos: {decoding_agreement(os.path.join(testdata, 'images'))}; "
           f"60 photos of 4032x3024: {decoding_agreement(big)}")
     print(f"classify overhead above LiteRT's inference (vision-tasks benchmark, 1 thread, medians of 300): "
           f"{'; '.join(overheads)}")
     print(f"cores: {os.cpu_count()}; load average (1 min) at the start: {load:.1f}; "
-          f"--jobs default (cores) for folders; model {os.path.basename(model)}")
+          f"--jobs default (cores) for folders; model {os.path.basename(model)}; "
+          f"folders and clip: medians of 3 runs each")
     print("| measure | vision-tasks | MediaPipe 1.2.3 | ratio (MediaPipe / ours; fps: ours / MediaPipe) |")
     print("|---|---:|---:|---:|")
     for name, mine, theirs, unit in rows:
