@@ -98,4 +98,38 @@ struct EdgeSizeSamplingTests {
         }
         #expect(mismatches.isEmpty, "\(format): \(mismatches)")
     }
+
+    /// Every width from 1 to 40 (the column pairs start at 3, the vector blocks at 8 tensor
+    /// columns) and both roundings, the whole image and its right edge, upright and turned.
+    @Test("YUV widths 1 to 40, both roundings", arguments: [PixelFormat.nv12, .i420, .i444, .yuyv])
+    func widths(format: PixelFormat) throws {
+        var mismatches: [String] = []
+        var separableCount = 0
+        let regions = [RegionOfInterest.wholeImage, Self.regions[2]]
+        for width in 1...40 {
+            for rounding in [YUVRounding.roundedSum, .truncatedTerms] {
+                let image = try Self.picture(format, width: width, height: 3, padding: nil, seed: UInt64(width))
+                    .withYUVRounding(rounding)
+                for region in regions {
+                    for rotation in [0, 90] {
+                        for tensor in [(width: 24, height: 2), (width: 3, height: 41)] {
+                            let expected = SeparableSamplerTests.reference(
+                                image, width: tensor.width, height: tensor.height, region: region,
+                                rotationDegrees: rotation, mirrored: false)
+                            let result = try SeparableSamplerTests.preprocessed(
+                                image, width: tensor.width, height: tensor.height, region: region,
+                                rotationDegrees: rotation, mirrored: false)
+                            separableCount += result.separable ? 1 : 0
+                            if result.bytes != expected && mismatches.count < 10 {
+                                mismatches.append("width \(width) \(rounding) \(region) \(rotation)° \(tensor)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(format): \(mismatches)")
+        // 40 widths x 2 roundings x 2 regions x 2 rotations x 2 tensors: most take the fast path.
+        #expect(separableCount > 320, "only \(separableCount) of 640 took the separable path")
+    }
 }
