@@ -19,7 +19,8 @@ struct BenchmarkCommand: ParsableCommand {
             inference, postprocessing), LiteRT's inference alone (the model run on the same input), and
             decoding plus classifying, each timed --runs times after one untimed run, with the number of
             samples next to each figure; the overhead (classify minus inference, medians: what the
-            pipeline adds to LiteRT); then the resident memory before
+            pipeline adds to LiteRT; with few runs noise can make it slightly negative); then the
+            resident memory before
             and after N create/classify/destroy cycles of the classifier (a leak shows as growth).
             With --clock cpu the figures are the CPU time of the process instead of elapsed time.
             """,
@@ -55,7 +56,8 @@ struct BenchmarkCommand: ParsableCommand {
         let classifyMilliseconds: Timing
         /// LiteRT's run of the model alone, on the input a classification prepared.
         let inferenceMilliseconds: Timing
-        /// The classify median minus the inference median: preprocessing and postprocessing.
+        /// The classify median minus the inference median: preprocessing and postprocessing
+        /// (a difference of two medians: with few runs, noise can make it slightly negative).
         let classifyOverheadMilliseconds: Double
         let decodeAndClassifyMilliseconds: Timing
         let cycles: Int

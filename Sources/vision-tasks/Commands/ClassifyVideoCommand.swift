@@ -65,7 +65,8 @@ struct ClassifyVideoCommand: ParsableCommand {
                 verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
         // Frames are decoded on a thread of their own, a few ahead of the classifier.
-        let reader = VideoFrameReader(url: video, options: source.sourceOptions(inferenceThreads: self.classifier.threads))
+        let reader = VideoFrameReader(
+            url: video, options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: false))
         switch reader.waitForOpen() {
         case .failure(let error):
             StandardStreams.reportError(error)

@@ -77,7 +77,8 @@ struct LiveCommand: ParsableCommand {
         var status: Int32 = 0
         do throws(TasksError) {
             status = feed(
-                try VideoSource(url: url, options: source.sourceOptions(inferenceThreads: self.classifier.threads)),
+                try VideoSource(
+                    url: url, options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: true)),
                 to: classifier, interruption: interruption)
         } catch  where error.code != .cancelledError {
             StandardStreams.reportError(error)

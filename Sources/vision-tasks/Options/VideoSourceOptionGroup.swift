@@ -19,8 +19,9 @@ struct VideoSourceOptionGroup: ParsableArguments {
 
     static let decoderThreads = Option<Int?>(
         name: "decoder-threads", valueName: "N",
-        help: "FFmpeg decoder threads, 1...64. Default: the cores that --threads leaves to decoding, at least 1 "
-            + "(decoding and inference then share the cores instead of competing for them).",
+        help: "FFmpeg decoder threads, 1...64. Each holds frames of its own (more memory), and as frame threads each "
+            + "delays the results by about a frame. Default: classify-video, the cores --threads leaves (1 to 16: "
+            + "decoding and inference share the cores instead of competing for them); live, 1.",
         default: nil, transform: ValueParser.integer("decoder-threads", in: ValueRanges.decoderThreads))
 
     static let optionTable = [
@@ -45,12 +46,15 @@ struct VideoSourceOptionGroup: ParsableArguments {
         decoderThreads = try parsed.value(Self.decoderThreads)
     }
 
-    /// The source options, with `--decoder-threads` or else the cores that `inferenceThreads`
-    /// (the classifier's `--threads`) leave, at least 1.
-    func sourceOptions(inferenceThreads: Int) -> VideoSourceOptions {
+    /// The source options, with `--decoder-threads` or else the default: for a live stream 1
+    /// (FFmpeg's frame threads hold back about a frame each, late results the live-stream mode
+    /// exists to avoid; one thread decodes faster than cameras deliver); otherwise the cores
+    /// that `inferenceThreads` (the classifier's `--threads`) leave, 1 to 16 (where FFmpeg's
+    /// own automatic count stops).
+    func sourceOptions(inferenceThreads: Int, liveStream: Bool) -> VideoSourceOptions {
         var options = self.options
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        options.decoderThreadCount = decoderThreads ?? min(max(cores - inferenceThreads, 1), 64)
+        options.decoderThreadCount = decoderThreads ?? (liveStream ? 1 : min(max(cores - inferenceThreads, 1), 16))
         return options
     }
 }
