@@ -23,11 +23,11 @@ struct BenchmarkSampleCountTests {
             #expect(timing.map { Set($0.keys) } == ["median", "p90", "samples"], "\(step): \(json)")
             #expect(timing?["samples"] as? Int == 7, "\(step): \(json)")
         }
-        // The overhead is the difference of the two medians, as documented.
+        // The overhead is the difference of the two medians, as documented (to the nanosecond).
         let median = { (step: String) in (object[step] as? [String: Any])?["median"] as? Double }
         let overhead = try #require(object["classifyOverheadMilliseconds"] as? Double, "\(json)")
         let classify = try #require(median("classifyMilliseconds")), inference = try #require(median("inferenceMilliseconds"))
-        #expect(abs(overhead - (classify - inference)) < 1e-9, "\(json)")
+        #expect(abs(overhead - (classify - inference)) <= 5e-7, "\(json)")
 
         let table = try await VisionTasksTool.run([
             "benchmark", "--model", Fixture.quantModel, "--runs", "7", "--cycles", "0",

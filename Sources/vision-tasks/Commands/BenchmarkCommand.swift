@@ -57,7 +57,8 @@ struct BenchmarkCommand: ParsableCommand {
         /// LiteRT's run of the model alone, on the input a classification prepared.
         let inferenceMilliseconds: Timing
         /// The classify median minus the inference median: preprocessing and postprocessing
-        /// (a difference of two medians: with few runs, noise can make it slightly negative).
+        /// (a difference of two medians: with few runs, noise can make it slightly negative), to
+        /// the nanosecond.
         let classifyOverheadMilliseconds: Double
         let decodeAndClassifyMilliseconds: Timing
         let cycles: Int
@@ -141,7 +142,8 @@ struct BenchmarkCommand: ParsableCommand {
         return Report(
             model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
             decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, inferenceMilliseconds: inference,
-            classifyOverheadMilliseconds: classify.median - inference.median, decodeAndClassifyMilliseconds: both,
+            classifyOverheadMilliseconds: ((classify.median - inference.median) * 1e6).rounded() / 1e6,
+            decodeAndClassifyMilliseconds: both,
             cycles: cycles, residentBytesBefore: before, residentBytesAfter: try Self.residentBytes())
     }
 
