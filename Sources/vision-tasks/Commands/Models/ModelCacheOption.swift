@@ -1,6 +1,7 @@
 import Foundation
 import ImageLabeling
 import ModelDownloads
+import TasksCommon
 
 /// `--cache DIR`, shared by the `models` subcommands.
 enum ModelCacheOption {
@@ -22,5 +23,22 @@ enum ModelCacheOption {
         }
         if let problem = ModelName.problem(name) { throw UsageError("'\(TableText.escaped(name))': \(problem)") }
         return name
+    }
+}
+
+/// The arguments of the subcommands about one cached model (`models path`, `models delete`):
+/// the model name and the cache.
+struct CachedModelArguments {
+    let store: ModelStore
+    let name: String
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        store = try ModelCacheOption.store(parsed)
+        name = try ModelCacheOption.modelName(parsed)
+    }
+
+    /// NOT_FOUND: the model is not in the cache, naming the model and the cache.
+    var notDownloaded: TasksError {
+        .notFound("the model is not downloaded in \(store.root.path).", subject: .remoteModel(name))
     }
 }

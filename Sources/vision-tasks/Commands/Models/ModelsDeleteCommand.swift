@@ -12,20 +12,16 @@ struct ModelsDeleteCommand: ParsableCommand {
 
     static let optionTable = [ModelCacheOption.cache.definition]
 
-    let store: ModelStore
-    let name: String
+    let model: CachedModelArguments
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        store = try ModelCacheOption.store(parsed)
-        name = try ModelCacheOption.modelName(parsed)
+        model = try CachedModelArguments(parsed)
     }
 
     func run() throws(UsageError) -> Int32 {
         do throws(TasksError) {
-            guard try store.delete(name) else {
-                throw .notFound("the model is not downloaded in \(store.root.path).", subject: .remoteModel(name))
-            }
-            print("deleted \(name)")
+            guard try model.store.delete(model.name) else { throw model.notDownloaded }
+            print("deleted \(model.name)")
             return 0
         } catch {
             StandardStreams.reportError(error)

@@ -15,21 +15,18 @@ struct ModelsPathCommand: ParsableCommand {
 
     static let optionTable = [ModelCacheOption.cache.definition]
 
-    let store: ModelStore
-    let name: String
+    let model: CachedModelArguments
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
-        store = try ModelCacheOption.store(parsed)
-        name = try ModelCacheOption.modelName(parsed)
+        model = try CachedModelArguments(parsed)
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let model = store.installed(name) else {
-            StandardStreams.reportError(
-                .notFound("the model is not downloaded in \(store.root.path).", subject: .remoteModel(name)))
+        guard let installed = model.store.installed(model.name) else {
+            StandardStreams.reportError(model.notDownloaded)
             return 1
         }
-        print(model.kind == .automlZip ? model.manifestURL.path : model.modelURL.path)
+        print(installed.kind == .automlZip ? installed.manifestURL.path : installed.modelURL.path)
         return 0
     }
 }
