@@ -39,6 +39,18 @@ extension PixelSource {
             row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count, into: sums)
     }
 
+    /// `interpolateEachPixel` for the columns from `first` on, those the vector blocks left.
+    @inline(__always)
+    func interpolateEachPixel(
+        from first: Int, row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
+        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
+        into sums: UnsafeMutablePointer<Int16>
+    ) {
+        interpolateEachPixel(
+            row: y, left: left + first, right: right + first, weightLeft: weightLeft + first,
+            weightRight: weightRight + first, count: count - first, into: sums + 3 * first)
+    }
+
     /// `interpolate`'s sums, pixel by pixel (writing exactly `3 count` elements).
     @inline(__always)
     func interpolateEachPixel(

@@ -18,45 +18,38 @@ extension PlanarYUVSource {
                     row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count,
                     into: sums)
             }
-            let blockCount = count & ~7
-            let address = row(y)
-            switch conversion.rounding {
-            case .roundedSum:
-                let lanes = RoundedSumLanes(conversion.coefficients)
-                for column in stride(from: 0, to: blockCount, by: 8) {
-                    pairBlock(address, at: column, pairs: pairs, into: sums, lanes: lanes)
-                }
-            case .truncatedTerms:
-                let lanes = TruncatedTermsLanes(conversion.coefficients)
-                for column in stride(from: 0, to: blockCount, by: 8) {
-                    pairBlock(address, at: column, pairs: pairs, into: sums, lanes: lanes)
-                }
-            }
+            let blockCount = conversion.interpolateBlocks(
+                count: count, PairBlocks(source: self, address: row(y), pairs: pairs, sums: sums))
         #else
             let blockCount = 0
         #endif
         interpolateEachPixel(
-            row: y, left: left + blockCount, right: right + blockCount, weightLeft: weightLeft + blockCount,
-            weightRight: weightRight + blockCount, count: count - blockCount, into: sums + 3 * blockCount)
+            from: blockCount, row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
+            count: count, into: sums)
     }
+}
 
-    #if arch(x86_64)
-        /// The sums of the eight columns from `column` on: each plane's pair bytes loaded 16 bits
-        /// at a time into one lane per column (first byte low), then split into the left and
-        /// right pixels' values (for 4:2:0 chroma, by the pairs' masks).
+#if arch(x86_64)
+    /// The planar pair path's blocks: each plane's pair bytes loaded 16 bits at a time into one
+    /// lane per column (first byte low), then split into the left and right pixels' values (for
+    /// 4:2:0 chroma, by the pairs' masks).
+    struct PairBlocks: YUVBlocks {
+        let source: PlanarYUVSource
+        let address: PlanarYUVSource.Row
+        let pairs: ColumnPairs
+        let sums: UnsafeMutablePointer<Int16>
+
         @inline(__always)
-        private func pairBlock<Lanes: YUVLanes>(
-            _ address: Row, at column: Int, pairs: ColumnPairs, into sums: UnsafeMutablePointer<Int16>, lanes: Lanes
-        ) {
+        func interpolate<Lanes: YUVLanes>(at column: Int, lanes: Lanes) {
             let start = pairs.start.pointer + column
-            let chromaStart = chromaShift == 0 ? start : pairs.chromaStart.pointer + column
+            let chromaStart = source.chromaShift == 0 ? start : pairs.chromaStart.pointer + column
             let luma = Self.gathered(address.luma, at: start)
             let u = Self.gathered(address.u, at: chromaStart), v = Self.gathered(address.v, at: chromaStart)
             let lowByte = _mm_set1_epi16(0xFF)
             let lumaPixels = (left: _mm_and_si128(luma, lowByte), right: _mm_srli_epi16(luma, 8))
             var uPixels = (left: _mm_and_si128(u, lowByte), right: _mm_srli_epi16(u, 8))
             var vPixels = (left: _mm_and_si128(v, lowByte), right: _mm_srli_epi16(v, 8))
-            if chromaShift != 0 {
+            if source.chromaShift != 0 {
                 let leftHigh = UnsafeRawPointer(pairs.leftHigh.pointer + column).loadUnaligned(as: __m128i.self)
                 let rightHigh = UnsafeRawPointer(pairs.rightHigh.pointer + column).loadUnaligned(as: __m128i.self)
                 uPixels = (
@@ -88,5 +81,5 @@ extension PlanarYUVSource {
         private static func selected(_ mask: __m128i, _ high: __m128i, _ low: __m128i) -> __m128i {
             _mm_or_si128(_mm_and_si128(mask, high), _mm_andnot_si128(mask, low))
         }
-    #endif
-}
+    }
+#endif

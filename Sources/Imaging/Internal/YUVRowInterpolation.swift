@@ -38,45 +38,60 @@ extension YUVPairSource {
         into sums: UnsafeMutablePointer<Int16>
     ) {
         #if arch(x86_64)
-            let blockCount = count & ~7
-            let address = row(y)
-            switch conversion.rounding {
-            case .roundedSum:
-                let lanes = RoundedSumLanes(conversion.coefficients)
-                for column in stride(from: 0, to: blockCount, by: 8) {
-                    wordBlock(
-                        address, at: column, left: left, right: right, weightLeft: weightLeft,
-                        weightRight: weightRight, into: sums, lanes: lanes)
-                }
-            case .truncatedTerms:
-                let lanes = TruncatedTermsLanes(conversion.coefficients)
-                for column in stride(from: 0, to: blockCount, by: 8) {
-                    wordBlock(
-                        address, at: column, left: left, right: right, weightLeft: weightLeft,
-                        weightRight: weightRight, into: sums, lanes: lanes)
-                }
-            }
+            let blockCount = conversion.interpolateBlocks(
+                count: count,
+                WordBlocks(
+                    source: self, address: row(y), left: left, right: right, weightLeft: weightLeft,
+                    weightRight: weightRight, sums: sums))
         #else
             let blockCount = 0
         #endif
         interpolateEachPixel(
-            row: y, left: left + blockCount, right: right + blockCount, weightLeft: weightLeft + blockCount,
-            weightRight: weightRight + blockCount, count: count - blockCount, into: sums + 3 * blockCount)
+            from: blockCount, row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
+            count: count, into: sums)
+    }
+}
+
+#if arch(x86_64)
+    /// Eight tensor columns interpolated at once, from `column` on, with a conversion's lanes:
+    /// the word gather (`WordBlocks`) or the planar pairs (`PairBlocks`).
+    protocol YUVBlocks {
+        func interpolate<Lanes: YUVLanes>(at column: Int, lanes: Lanes)
     }
 
-    #if arch(x86_64)
-        /// The sums of the eight columns from `column` on, from eight `pairBytes` words.
+    extension YUVToRGB {
+        /// Runs `blocks` over the whole blocks of eight among `count` columns with the lanes of
+        /// this conversion's rounding; returns how many columns they cover (a multiple of 8).
         @inline(__always)
-        private func wordBlock<Lanes: YUVLanes>(
-            _ address: Row, at column: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-            weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>,
-            into sums: UnsafeMutablePointer<Int16>, lanes: Lanes
-        ) {
+        func interpolateBlocks<Blocks: YUVBlocks>(count: Int, _ blocks: Blocks) -> Int {
+            let blockCount = count & ~7
+            switch rounding {
+            case .roundedSum:
+                let lanes = RoundedSumLanes(coefficients)
+                for column in stride(from: 0, to: blockCount, by: 8) { blocks.interpolate(at: column, lanes: lanes) }
+            case .truncatedTerms:
+                let lanes = TruncatedTermsLanes(coefficients)
+                for column in stride(from: 0, to: blockCount, by: 8) { blocks.interpolate(at: column, lanes: lanes) }
+            }
+            return blockCount
+        }
+    }
+
+    /// The word path's blocks: eight `pairBytes` words per block, transposed into lanes.
+    struct WordBlocks<Source: YUVPairSource>: YUVBlocks {
+        let source: Source
+        let address: Source.Row
+        let left: UnsafePointer<Int32>, right: UnsafePointer<Int32>
+        let weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>
+        let sums: UnsafeMutablePointer<Int16>
+
+        @inline(__always)
+        func interpolate<Lanes: YUVLanes>(at column: Int, lanes: Lanes) {
             @inline(__always)
             func words(_ first: Int) -> __m128i {
                 let index = column &+ first
-                let low = pairBytes(address, left: Int(left[index]), right: Int(right[index]))
-                let high = pairBytes(address, left: Int(left[index &+ 1]), right: Int(right[index &+ 1]))
+                let low = source.pairBytes(address, left: Int(left[index]), right: Int(right[index]))
+                let high = source.pairBytes(address, left: Int(left[index &+ 1]), right: Int(right[index &+ 1]))
                 return _mm_set_epi64x(Int64(bitPattern: high), Int64(bitPattern: low))
             }
             let (luma, u, v) = transposed(words(0), words(2), words(4), words(6))
@@ -86,8 +101,8 @@ extension YUVPairSource {
                 right: (_mm_srli_epi16(luma, 8), _mm_srli_epi16(u, 8), _mm_srli_epi16(v, 8)),
                 weightLeft: weightLeft + column, weightRight: weightRight + column, into: sums + 3 &* column, lanes: lanes)
         }
-    #endif
-}
+    }
+#endif
 
 #if arch(x86_64)
     /// Converts the left and right pixels of eight columns (Y, U, V bytes in 16-bit lanes) and
