@@ -42,6 +42,7 @@ static const char *const library_names[LIBRARY_COUNT] = {
 
 // Every FFmpeg function this package calls, with the library that defines it.
 #define SVT_FFMPEG_FUNCTIONS(X)                                                                    \
+    X(AVUTIL, av_buffer_get_ref_count)                                                             \
     X(AVUTIL, av_color_range_from_name)                                                            \
     X(AVUTIL, av_color_space_from_name)                                                            \
     X(AVUTIL, av_color_space_name)                                                                 \
@@ -51,6 +52,7 @@ static const char *const library_names[LIBRARY_COUNT] = {
     X(AVUTIL, av_display_matrix_flip)                                                              \
     X(AVUTIL, av_display_rotation_set)                                                             \
     X(AVUTIL, av_frame_alloc)                                                                      \
+    X(AVUTIL, av_frame_clone)                                                                      \
     X(AVUTIL, av_frame_free)                                                                       \
     X(AVUTIL, av_frame_get_buffer)                                                                 \
     X(AVUTIL, av_frame_get_side_data)                                                              \
@@ -168,11 +170,13 @@ AVDictionaryEntry *av_dict_get(const AVDictionary *m, const char *key, const AVD
 int av_dict_set(AVDictionary **pm, const char *key, const char *value, int flags) {
     return ffmpeg()->av_dict_set(pm, key, value, flags);
 }
+int av_buffer_get_ref_count(const AVBufferRef *buf) { return ffmpeg()->av_buffer_get_ref_count(buf); }
 void av_display_matrix_flip(int32_t matrix[9], int hflip, int vflip) {
     ffmpeg()->av_display_matrix_flip(matrix, hflip, vflip);
 }
 void av_display_rotation_set(int32_t matrix[9], double angle) { ffmpeg()->av_display_rotation_set(matrix, angle); }
 AVFrame *av_frame_alloc(void) { return ffmpeg()->av_frame_alloc(); }
+AVFrame *av_frame_clone(const AVFrame *src) { return ffmpeg()->av_frame_clone(src); }
 void av_frame_free(AVFrame **frame) { ffmpeg()->av_frame_free(frame); }
 int av_frame_get_buffer(AVFrame *frame, int align) { return ffmpeg()->av_frame_get_buffer(frame, align); }
 AVFrameSideData *av_frame_get_side_data(const AVFrame *frame, enum AVFrameSideDataType type) {

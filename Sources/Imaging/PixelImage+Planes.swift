@@ -21,29 +21,47 @@ extension PixelImage {
         copying planes: [PixelPlane], width: Int, height: Int, format: PixelFormat,
         colorRange: YUVColorRange = .video, colorMatrix: YUVColorMatrix = .bt601
     ) throws(TasksError) {
+        let sizes = try Self.planeSizes(
+            planes.map { ($0.bytesPerRow, $0.bytes.count) }, width: width, height: height, format: format)
+        var bytes: [UInt8] = []
+        var layouts: [PlaneLayout] = []
+        for (plane, size) in zip(planes, sizes) {
+            layouts.append(PlaneLayout(offset: bytes.count, bytesPerRow: plane.bytesPerRow))
+            bytes.append(contentsOf: plane.bytes.prefix(size.covered))
+        }
+        self.init(
+            unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
+            colorMatrix: colorMatrix, planes: layouts)
+    }
+
+    /// Checks separate planes, given as (stride, byte count or nil when unknown), against the
+    /// planes of a `width` x `height` image of `format`; returns the bytes each covers
+    /// (`stride * (rows - 1) + rowBytes`) and takes with its last row padded (`stride * rows`).
+    ///
+    /// - Throws: `TasksError` `invalidArgumentError` as `init(copying:...)` says.
+    static func planeSizes(
+        _ planes: [(bytesPerRow: Int, byteCount: Int?)], width: Int, height: Int, format: PixelFormat
+    ) throws(TasksError) -> [(covered: Int, padded: Int)] {
         let shapes = try Self.shapes(width: width, height: height, format: format)
         guard planes.count == shapes.count else {
             throw .invalidArgument(
                 "Invalid plane count for \(format): expected \(shapes.count) (\(shapes.map(\.name).joined(separator: ", "))), got \(planes.count)."
             )
         }
-        var bytes: [UInt8] = []
-        var layouts: [PlaneLayout] = []
+        var sizes: [(covered: Int, padded: Int)] = []
         for (index, (plane, shape)) in zip(planes, shapes).enumerated() {
             let description = "plane \(index) (\(shape.name)) of \(width)x\(height) \(format)"
             try Self.check(stride: plane.bytesPerRow, of: shape, description)
             let needed = try Self.coveredBytes(stride: plane.bytesPerRow, shape: shape, description)
-            guard plane.bytes.count >= needed else {
+            if let count = plane.byteCount, count < needed {
                 throw .invalidArgument(
-                    "Pixel buffer too small: \(description) has \(plane.bytes.count) bytes, but \(shape.rows) rows (\(shape.rowsRule)) of \(shape.rowBytes) bytes with bytesPerRow \(plane.bytesPerRow) need \(needed)."
+                    "Pixel buffer too small: \(description) has \(count) bytes, but \(shape.rows) rows (\(shape.rowsRule)) of \(shape.rowBytes) bytes with bytesPerRow \(plane.bytesPerRow) need \(needed)."
                 )
             }
-            layouts.append(PlaneLayout(offset: bytes.count, bytesPerRow: plane.bytesPerRow))
-            bytes.append(contentsOf: plane.bytes.prefix(needed))
+            // No overflow: `needed` did not overflow, and the padding is less than a stride.
+            sizes.append((needed, needed + plane.bytesPerRow - shape.rowBytes))
         }
-        self.init(
-            unchecked: bytes, width: width, height: height, format: format, colorRange: colorRange,
-            colorMatrix: colorMatrix, planes: layouts)
+        return sizes
     }
 
     /// Checks the geometry of an image held in one buffer and returns where its planes lie and

@@ -3,7 +3,8 @@ import TasksCommon
 
 /// An immutable image in memory: `height` rows of `bytesPerRow` bytes, each row starting
 /// with `width` pixels of `format` (rows may be padded, as with `CVPixelBuffer`). A YUV image
-/// holds its planes one after another in `bytes`, each with its own stride.
+/// holds its planes one after another in `bytes`, each with its own stride. Pixels in memory
+/// another library owns (a decoded video frame's) are read in place: see `BorrowedPixels`.
 ///
 /// The pixels are those stored in the file or buffer; an orientation travels separately
 /// (`DecodedImage.exifOrientation`) and is applied by the preprocessing, not here. YUV pixels
@@ -18,15 +19,14 @@ package struct PixelImage: Sendable {
     package let bytesPerRow: Int
     /// The layout of each pixel.
     package let format: PixelFormat
-    /// The pixel bytes: at least `bytesPerRow * (height - 1) + width * format.bytesPerPixel`
-    /// for the RGB and gray formats; every plane of a YUV format (see `planes`).
-    package let bytes: [UInt8]
+    /// Where the pixels are: in an array of this image's, or borrowed.
+    let storage: PixelStorage
     /// The range of the Y, U and V values (only used by the YUV formats).
     package let colorRange: YUVColorRange
     /// The matrix that converts the Y, U and V values to RGB (only used by the YUV formats).
     package let colorMatrix: YUVColorMatrix
-    /// Where each plane lies in `bytes`: one plane at offset 0 for the RGB and gray formats and
-    /// YUYV, two for NV12 and NV21, three for I420 and I444.
+    /// Where each plane lies in `bytes` (and its stride): one plane at offset 0 for the RGB and
+    /// gray formats and YUYV, two for NV12 and NV21, three for I420 and I444.
     let planes: [PlaneLayout]
     /// How the YUV-to-RGB sums are rounded (only used by the YUV formats); `.roundedSum`
     /// unless `withYUVRounding(_:)` says otherwise.
@@ -113,7 +113,17 @@ package struct PixelImage: Sendable {
         unchecked bytes: [UInt8], width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
         colorMatrix: YUVColorMatrix, planes: [PlaneLayout]
     ) {
-        self.bytes = bytes
+        self.init(
+            storage: .owned(bytes), width: width, height: height, format: format, colorRange: colorRange,
+            colorMatrix: colorMatrix, planes: planes)
+    }
+
+    /// Creates an image of any format and storage without checks; the caller guarantees the planes.
+    init(
+        storage: PixelStorage, width: Int, height: Int, format: PixelFormat, colorRange: YUVColorRange,
+        colorMatrix: YUVColorMatrix, planes: [PlaneLayout]
+    ) {
+        self.storage = storage
         self.width = width
         self.height = height
         self.bytesPerRow = planes[0].bytesPerRow
@@ -153,15 +163,18 @@ package struct PixelImage: Sendable {
     /// - Precondition: `0 <= x < width`, `0 <= y < height`.
     package func rgba(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
-        let offset = y * bytesPerRow + x * format.bytesPerPixel
-        switch format {
-        case .rgba8: return (bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
-        case .bgra8: return (bytes[offset + 2], bytes[offset + 1], bytes[offset], bytes[offset + 3])
-        case .rgb8: return (bytes[offset], bytes[offset + 1], bytes[offset + 2], 255)
-        case .gray8: return (bytes[offset], bytes[offset], bytes[offset], 255)
-        case .nv12, .nv21, .i420, .i444, .yuyv:
+        guard !format.isYUV else {
             let rgb = withPixelSource(PixelReader(x: x, y: y))
             return (UInt8(rgb.red), UInt8(rgb.green), UInt8(rgb.blue), 255)
+        }
+        return withPlaneStarts { starts in
+            let pixel = starts[0] + y * bytesPerRow + x * format.bytesPerPixel
+            switch format {
+            case .rgba8: return (pixel[0], pixel[1], pixel[2], pixel[3])
+            case .bgra8: return (pixel[2], pixel[1], pixel[0], pixel[3])
+            case .rgb8: return (pixel[0], pixel[1], pixel[2], 255)
+            default: return (pixel[0], pixel[0], pixel[0], 255)  // gray8
+            }
         }
     }
 }

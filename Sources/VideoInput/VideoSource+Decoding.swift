@@ -4,8 +4,9 @@ import Imaging
 import TasksCommon
 
 extension VideoSource {
-    /// Reads and decodes until the next frame and copies its pixels (`av_read_frame`,
-    /// `avcodec_send_packet`, `avcodec_receive_frame`, `av_image_copy_plane`).
+    /// Reads and decodes until the next frame and takes its pixels (`av_read_frame`,
+    /// `avcodec_send_packet`, `avcodec_receive_frame`, then `av_frame_clone` to read them in
+    /// place, or `av_image_copy_plane`).
     ///
     /// Each read waits at most `VideoSourceOptions.timeoutInMilliseconds`. Packets the decoder
     /// rejects are skipped. A read error before the end (a truncated or corrupt file, a
@@ -81,7 +82,7 @@ extension VideoSource {
 
     /// What one `avcodec_receive_frame` gave.
     private enum Received {
-        /// A frame, copied.
+        /// A frame, with its pixels taken.
         case frame(VideoFrame)
         /// The decoder needs another packet (`EAGAIN`).
         case needsInput
@@ -91,7 +92,7 @@ extension VideoSource {
         case rejected
     }
 
-    /// Takes one frame from the decoder (`avcodec_receive_frame`), copies it and dates it.
+    /// Takes one frame from the decoder (`avcodec_receive_frame`) with its pixels, and dates it.
     private func receiveFrame() throws(TasksError) -> Received {
         let log = FFmpegLogMark()
         let status = avcodec_receive_frame(decoder.pointer, frame.pointer)

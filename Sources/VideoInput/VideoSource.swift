@@ -40,7 +40,8 @@ import TasksCommon
 /// interrupt deadline and custom I/O, the `AVCodecContext`, one `AVPacket`, one `AVFrame`, and
 /// a `SwsContext` once a frame needs repacking); each is held by a small internal class that
 /// frees it in its `deinit`, so releasing the source, or a failing initializer, frees
-/// everything made so far. Frames are copies: they stay valid after the source is released.
+/// everything made so far. Frames hold their own reference to the decoded picture (or a copy):
+/// they stay valid after the source is released.
 ///
 /// Damaged data is handled as FFmpeg's players do: packets the decoder rejects are skipped
 /// (concealed frames are passed on); a read error in the middle (a truncated or corrupt file)

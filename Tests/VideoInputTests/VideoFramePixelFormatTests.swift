@@ -16,8 +16,8 @@ struct VideoFramePixelFormatTests {
         let ffmpegName: String
         let format: PixelFormat
         let range: YUVColorRange
-        /// Whether the planes are copied as they are (else libswscale repacks them).
-        let copied: Bool
+        /// Whether the planes are kept as they are (else libswscale repacks them).
+        let kept: Bool
         /// The largest mean difference from the RGB reference picture (4:2:0 chroma costs most).
         let tolerance: Double
 
@@ -25,33 +25,33 @@ struct VideoFramePixelFormatTests {
     }
 
     static let rawCases: [RawCase] = [
-        RawCase(ffmpegName: "yuv420p", format: .i420, range: .video, copied: true, tolerance: 6),
-        RawCase(ffmpegName: "yuvj420p", format: .i420, range: .full, copied: true, tolerance: 6),
-        RawCase(ffmpegName: "yuva420p", format: .i420, range: .video, copied: true, tolerance: 6),
-        RawCase(ffmpegName: "nv12", format: .nv12, range: .video, copied: true, tolerance: 6),
-        RawCase(ffmpegName: "nv21", format: .nv21, range: .video, copied: true, tolerance: 6),
-        RawCase(ffmpegName: "yuv444p", format: .i444, range: .video, copied: true, tolerance: 1.5),
-        RawCase(ffmpegName: "yuvj444p", format: .i444, range: .full, copied: true, tolerance: 1.5),
-        RawCase(ffmpegName: "yuyv422", format: .yuyv, range: .video, copied: true, tolerance: 4),
-        RawCase(ffmpegName: "rgb24", format: .rgb8, range: .video, copied: true, tolerance: 0.01),
-        RawCase(ffmpegName: "rgba", format: .rgba8, range: .video, copied: true, tolerance: 0.01),
-        RawCase(ffmpegName: "rgb0", format: .rgba8, range: .video, copied: true, tolerance: 0.01),
-        RawCase(ffmpegName: "bgra", format: .bgra8, range: .video, copied: true, tolerance: 0.01),
-        RawCase(ffmpegName: "bgr0", format: .bgra8, range: .video, copied: true, tolerance: 0.01),
-        RawCase(ffmpegName: "gray", format: .gray8, range: .video, copied: true, tolerance: .infinity),
+        RawCase(ffmpegName: "yuv420p", format: .i420, range: .video, kept: true, tolerance: 6),
+        RawCase(ffmpegName: "yuvj420p", format: .i420, range: .full, kept: true, tolerance: 6),
+        RawCase(ffmpegName: "yuva420p", format: .i420, range: .video, kept: true, tolerance: 6),
+        RawCase(ffmpegName: "nv12", format: .nv12, range: .video, kept: true, tolerance: 6),
+        RawCase(ffmpegName: "nv21", format: .nv21, range: .video, kept: true, tolerance: 6),
+        RawCase(ffmpegName: "yuv444p", format: .i444, range: .video, kept: true, tolerance: 1.5),
+        RawCase(ffmpegName: "yuvj444p", format: .i444, range: .full, kept: true, tolerance: 1.5),
+        RawCase(ffmpegName: "yuyv422", format: .yuyv, range: .video, kept: true, tolerance: 4),
+        RawCase(ffmpegName: "rgb24", format: .rgb8, range: .video, kept: true, tolerance: 0.01),
+        RawCase(ffmpegName: "rgba", format: .rgba8, range: .video, kept: true, tolerance: 0.01),
+        RawCase(ffmpegName: "rgb0", format: .rgba8, range: .video, kept: true, tolerance: 0.01),
+        RawCase(ffmpegName: "bgra", format: .bgra8, range: .video, kept: true, tolerance: 0.01),
+        RawCase(ffmpegName: "bgr0", format: .bgra8, range: .video, kept: true, tolerance: 0.01),
+        RawCase(ffmpegName: "gray", format: .gray8, range: .video, kept: true, tolerance: .infinity),
         // Repacked by libswscale: 4:2:2 to YUYV, 4:4:4 to I444, the other YUV to I420, RGB-like to RGB.
-        RawCase(ffmpegName: "yuv422p", format: .yuyv, range: .video, copied: false, tolerance: 4),
-        RawCase(ffmpegName: "yuvj422p", format: .yuyv, range: .full, copied: false, tolerance: 4),
-        RawCase(ffmpegName: "uyvy422", format: .yuyv, range: .video, copied: false, tolerance: 4),
-        RawCase(ffmpegName: "yuv444p10le", format: .i444, range: .video, copied: false, tolerance: 1.5),
-        RawCase(ffmpegName: "yuv420p10le", format: .i420, range: .video, copied: false, tolerance: 6),
-        RawCase(ffmpegName: "p010le", format: .i420, range: .video, copied: false, tolerance: 6),
-        RawCase(ffmpegName: "yuv411p", format: .i420, range: .video, copied: false, tolerance: 8),
-        RawCase(ffmpegName: "yuv440p", format: .i420, range: .video, copied: false, tolerance: 6),
-        RawCase(ffmpegName: "bgr24", format: .rgb8, range: .video, copied: false, tolerance: 0.01),
-        RawCase(ffmpegName: "argb", format: .rgb8, range: .video, copied: false, tolerance: 0.01),
-        RawCase(ffmpegName: "rgb48le", format: .rgb8, range: .video, copied: false, tolerance: 0.6),
-        RawCase(ffmpegName: "gray16le", format: .rgb8, range: .video, copied: false, tolerance: .infinity),
+        RawCase(ffmpegName: "yuv422p", format: .yuyv, range: .video, kept: false, tolerance: 4),
+        RawCase(ffmpegName: "yuvj422p", format: .yuyv, range: .full, kept: false, tolerance: 4),
+        RawCase(ffmpegName: "uyvy422", format: .yuyv, range: .video, kept: false, tolerance: 4),
+        RawCase(ffmpegName: "yuv444p10le", format: .i444, range: .video, kept: false, tolerance: 1.5),
+        RawCase(ffmpegName: "yuv420p10le", format: .i420, range: .video, kept: false, tolerance: 6),
+        RawCase(ffmpegName: "p010le", format: .i420, range: .video, kept: false, tolerance: 6),
+        RawCase(ffmpegName: "yuv411p", format: .i420, range: .video, kept: false, tolerance: 8),
+        RawCase(ffmpegName: "yuv440p", format: .i420, range: .video, kept: false, tolerance: 6),
+        RawCase(ffmpegName: "bgr24", format: .rgb8, range: .video, kept: false, tolerance: 0.01),
+        RawCase(ffmpegName: "argb", format: .rgb8, range: .video, kept: false, tolerance: 0.01),
+        RawCase(ffmpegName: "rgb48le", format: .rgb8, range: .video, kept: false, tolerance: 0.6),
+        RawCase(ffmpegName: "gray16le", format: .rgb8, range: .video, kept: false, tolerance: .infinity),
     ]
 
     /// Opens raw frames of `rawCase` stored in `file` (`rawvideo`, no container: no colour tags).
@@ -92,7 +92,7 @@ struct VideoFramePixelFormatTests {
 
     /// Random bytes in every copied format, at an odd size: the image holds exactly the
     /// frame's planes in FFmpeg's rawvideo layout (alpha planes dropped).
-    @Test("copied formats keep every byte, at odd sizes", arguments: rawCases.filter(\.copied))
+    @Test("formats kept as they are keep every byte, at odd sizes", arguments: rawCases.filter(\.kept))
     func copiedBytes(_ rawCase: RawCase) throws {
         let (directory, remove) = try Clips.temporaryDirectory()
         defer { remove() }
@@ -144,7 +144,7 @@ struct VideoFramePixelFormatTests {
         }
         let file = directory.appendingPathComponent("frame.raw")
         try Data(raw).write(to: file)
-        let rawCase = RawCase(ffmpegName: name, format: .yuyv, range: .video, copied: false, tolerance: 0)
+        let rawCase = RawCase(ffmpegName: name, format: .yuyv, range: .video, kept: false, tolerance: 0)
         let frame = try #require(try Self.rawSource(file, rawCase, width: width, height: height).nextFrame())
         #expect(frame.pixels.format == .yuyv)
         var mismatches = 0
@@ -320,9 +320,34 @@ struct VideoFramePixelFormatTests {
         }
         let pixels = try FrameConverter().pixels(of: frame, source: "test")
         #expect(pixels.format == .nv12 && pixels.colorMatrix == .bt709 && pixels.colorRange == .full)
-        #expect((pixels.width, pixels.height, pixels.bytesPerRow) == (7, 5, 7))
+        // Read in place: the image holds a second reference to the frame's buffers and keeps
+        // the frame's stride, and the pixels outlive the frame's own reference.
+        #expect((pixels.width, pixels.height, pixels.bytesPerRow) == (7, 5, Int(frame.pointee.linesize.0)))
+        #expect(av_buffer_get_ref_count(frame.pointee.buf.0) == 2)
+        // `bytes` copies the planes: Y with its padded rows, then the chroma rows.
+        let (lumaStride, chromaStride) = (Int(frame.pointee.linesize.0), Int(frame.pointee.linesize.1))
+        #expect(pixels.bytes.count == lumaStride * 5 + chromaStride * 2 + 8)
+        av_frame_unref(frame)
         let pixel = pixels.rgba(x: 6, y: 4)
         #expect([pixel.red, pixel.green, pixel.blue] == [255, 175, 18])
+    }
+
+    @Test("a frame whose buffers are not reference-counted is copied, tightly packed")
+    func converterCopiesUnownedFrames() throws {
+        let frame = try #require(av_frame_alloc())
+        defer { var pointer: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&pointer) }
+        frame.pointee.format = AV_PIX_FMT_GRAY8.rawValue
+        (frame.pointee.width, frame.pointee.height) = (3, 2)
+        var gray: [UInt8] = [1, 2, 3, 0, 4, 5, 6, 0]
+        let pixels = try gray.withUnsafeMutableBufferPointer { buffer in
+            frame.pointee.data.0 = buffer.baseAddress
+            frame.pointee.linesize.0 = 4
+            defer { frame.pointee.data.0 = nil }
+            return try FrameConverter().pixels(of: frame, source: "test")
+        }
+        gray.withUnsafeMutableBufferPointer { $0.update(repeating: 9) }
+        #expect((pixels.width, pixels.height, pixels.bytesPerRow) == (3, 2, 3))
+        #expect(pixels.bytes == [1, 2, 3, 4, 5, 6])
     }
 
     @Test("unsupported frames are invalidArgumentErrors naming the source")

@@ -31,8 +31,8 @@ struct PackedRowSampler<Layout: PackedPixelLayout, Writer: TensorPixelWriter> {
         let blended = buffers.blendedRow.pointer
         // The last pixel's reads pass the span by up to 8 elements, with weight 0.
         blended.advanced(by: spanBytes).update(repeating: 0, count: 8)
-        image.bytes.withUnsafeBufferPointer { bytes in
-            let base = bytes.baseAddress.unsafelyUnwrapped + columns.lowerBound * bytesPerPixel
+        image.withPlaneStarts { starts in
+            let base = starts[0] + columns.lowerBound * bytesPerPixel
             for index in 0..<rowCount {
                 let upper = base + Int(top[index]) * image.bytesPerRow, lower = base + Int(bottom[index]) * image.bytesPerRow
                 let upperWeight = weightTop[index], lowerWeight = weightBottom[index]

@@ -80,9 +80,8 @@ protocol PixelSourceVisitor {
 extension PixelImage {
     /// Calls `visitor` with the source that reads this image's format, valid during the call.
     func withPixelSource<Visitor: PixelSourceVisitor>(_ visitor: Visitor) -> Visitor.Result {
-        bytes.withUnsafeBufferPointer { buffer in
-            // Never empty: width and height are > 0.
-            let base = buffer.baseAddress.unsafelyUnwrapped
+        withPlaneStarts { starts in
+            let base = starts[0]
             switch format {
             case .rgba8:
                 return visitor.visit(PackedRGBSource<RGBA8Layout>(base: base, bytesPerRow: bytesPerRow))
@@ -94,7 +93,7 @@ extension PixelImage {
                 return visitor.visit(PackedRGBSource<Gray8Layout>(base: base, bytesPerRow: bytesPerRow))
             case .nv12, .nv21, .i420, .i444, .yuyv:
                 return YUVToRGB.withConversion(for: colorRange, matrix: colorMatrix, rounding: yuvRounding) { conversion in
-                    visitYUV(visitor, base: base, conversion: conversion)
+                    visitYUV(visitor, starts: starts, conversion: conversion)
                 }
             }
         }
@@ -102,10 +101,10 @@ extension PixelImage {
 
     /// Calls `visitor` with the source of a YUV format.
     private func visitYUV<Visitor: PixelSourceVisitor>(
-        _ visitor: Visitor, base: UnsafePointer<UInt8>,
+        _ visitor: Visitor, starts: PlaneStarts,
         conversion: YUVToRGB
     ) -> Visitor.Result {
-        let plane = { (index: Int) in (base + planes[index].offset, planes[index].bytesPerRow) }
+        let plane = { (index: Int) in (starts[index], planes[index].bytesPerRow) }
         switch format {
         case .nv12, .nv21:
             let (luma, chroma) = (plane(0), plane(1))
@@ -123,7 +122,7 @@ extension PixelImage {
                     v: v.0, vBytesPerRow: v.1, chromaShift: format == .i420 ? 1 : 0,
                     conversion: conversion))
         case .yuyv:
-            return visitor.visit(PackedYUYVSource(base: base, bytesPerRow: bytesPerRow, conversion: conversion))
+            return visitor.visit(PackedYUYVSource(base: starts[0], bytesPerRow: bytesPerRow, conversion: conversion))
         case .rgba8, .bgra8, .rgb8, .gray8:
             preconditionFailure("\(format) is not a YUV format")
         }

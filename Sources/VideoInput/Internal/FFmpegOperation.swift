@@ -14,7 +14,7 @@ enum FFmpegOperation: Sendable {
     case read
     /// `avcodec_send_packet` and `avcodec_receive_frame`: decoding.
     case decode
-    /// Copying a decoded frame's planes (`av_image_copy_plane`), or repacking them first
+    /// Taking a decoded frame's planes (`av_frame_clone` or `av_image_copy_plane`), or repacking them first
     /// (`sws_getCachedContext`, `sws_setColorspaceDetails`, `sws_scale`).
     case convert
 

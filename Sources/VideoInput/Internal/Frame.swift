@@ -21,6 +21,12 @@ final class Frame {
         pointer = frame
     }
 
+    /// Takes over `frame` (+1), which is freed with this object: for example a new reference to
+    /// a decoded frame's buffers (`av_frame_clone`).
+    init(adopting frame: UnsafeMutablePointer<AVFrame>) {
+        pointer = frame
+    }
+
     deinit {
         var frame: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&frame)

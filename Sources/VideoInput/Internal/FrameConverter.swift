@@ -4,11 +4,14 @@ import TasksCommon
 
 /// Turns decoded frames into `PixelImage`s at the frame's own size, keeping YUV as YUV.
 ///
-/// A frame in a format Imaging's sampler reads (see `FrameLayout`) has its planes copied as
-/// they are (`av_image_copy_plane`), with the frame's range and colour matrix; the classifier
-/// then converts only the pixels it samples. yuv420p and yuvj420p frames convert with
-/// FFmpeg's default rounding (`YUVRounding.truncatedTerms`), so that their RGB is exactly what
-/// `ffmpeg -pix_fmt rgb24` and OpenCV's `VideoCapture` give for the same stream. Other formats are first repacked by libswscale
+/// A frame in a format Imaging's sampler reads (see `FrameLayout`) keeps its planes as they
+/// are, with the frame's range and colour matrix, and the classifier converts only the pixels
+/// it samples. The planes are read in place (`BorrowedPixels`: a new reference to the frame's
+/// buffers, `av_frame_clone`, lives as long as the image), or copied (`av_image_copy_plane`)
+/// when the frame's buffers are not reference-counted or it is stored bottom-up. yuv420p and
+/// yuvj420p frames convert with FFmpeg's default rounding (`YUVRounding.truncatedTerms`), so
+/// that their RGB is exactly what `ffmpeg -pix_fmt rgb24` and OpenCV's `VideoCapture` give for
+/// the same stream. Other formats are first repacked by libswscale
 /// (`sws_getCachedContext`, `sws_setColorspaceDetails`, `sws_scale`): YUV to YUV with the
 /// range kept and no matrix change, or RGB-like formats to `rgb24`; never YUV to RGB.
 ///
@@ -39,8 +42,9 @@ final class FrameConverter {
         sws_freeContext(context)
     }
 
-    /// Copies `frame` (borrowed) into a new `PixelImage`, repacking it first when its format
-    /// is not one Imaging reads.
+    /// The pixels of `frame` (borrowed; unchanged) as a new `PixelImage` that does not depend on
+    /// `frame`: its planes read in place through a reference of the image's own, or copied, or
+    /// repacked first when the format is not one Imaging reads.
     ///
     /// - Parameters:
     ///   - frame: A decoded video frame.
@@ -62,8 +66,8 @@ final class FrameConverter {
         let matrix = FrameColor.matrix(of: frame.pointee.colorspace)
         do throws(TasksError) {
             switch layout {
-            case .copied(let pixelFormat):
-                let image = try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
+            case .kept(let pixelFormat):
+                let image = try keep(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
                 return Self.followsFFmpegDefault(format) ? image.withYUVRounding(.truncatedTerms) : image
             case .repacked(let target, let pixelFormat):
                 return try repack(frame, to: target, as: pixelFormat, range: range, matrix: matrix, source: source)
@@ -80,6 +84,39 @@ final class FrameConverter {
     /// the chroma).
     static func followsFFmpegDefault(_ format: AVPixelFormat) -> Bool {
         format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P
+    }
+
+    /// The planes of `frame` as they are: read in place (`borrow`) or else copied (`copy`).
+    private func keep(
+        _ frame: UnsafePointer<AVFrame>, format: AVPixelFormat, as pixelFormat: PixelFormat,
+        range: YUVColorRange, matrix: YUVColorMatrix, source: String
+    ) throws(TasksError) -> PixelImage {
+        if let image = try borrow(frame, as: pixelFormat, range: range, matrix: matrix) { return image }
+        return try copy(frame, format: format, as: pixelFormat, range: range, matrix: matrix, source: source)
+    }
+
+    /// An image that reads the planes of `frame` in place, through a new reference to its
+    /// buffers; nil when they are not reference-counted (`buf[0]` is null), a stride is not
+    /// positive, or `av_frame_clone` fails (out of memory): the caller copies then.
+    ///
+    /// - Throws: `TasksError` `invalidArgumentError` from `PixelImage`'s checks (a size over
+    ///   Imaging's limits).
+    private func borrow(
+        _ frame: UnsafePointer<AVFrame>, as pixelFormat: PixelFormat, range: YUVColorRange, matrix: YUVColorMatrix
+    ) throws(TasksError) -> PixelImage? {
+        let planeCount = Self.planeCount(pixelFormat)
+        let (planes, linesizes) = Self.planes(of: frame)
+        guard frame.pointee.buf.0 != nil, (0..<planeCount).allSatisfy({ planes[$0] != nil && linesizes[$0] > 0 }),
+            let clone = av_frame_clone(frame)
+        else { return nil }
+        // The clone references the same buffers, so the pointers stay valid while it lives.
+        let owner = Frame(adopting: clone)
+        let borrowed = (0..<planeCount).map { plane in
+            BorrowedPixels.Plane(start: UnsafePointer(planes[plane]!), bytesPerRow: Int(linesizes[plane]))
+        }
+        return try PixelImage(
+            borrowing: BorrowedPixels(planes: borrowed, owner: owner), width: Int(frame.pointee.width),
+            height: Int(frame.pointee.height), format: pixelFormat, colorRange: range, colorMatrix: matrix)
     }
 
     /// Copies the planes of `frame` one after another, each row exactly as long as its pixels
@@ -222,7 +259,7 @@ final class FrameConverter {
         return (planes, linesizes)
     }
 
-    /// The planes a copied frame of `format` contributes.
+    /// The planes a kept frame of `format` contributes.
     private static func planeCount(_ format: PixelFormat) -> Int {
         switch format {
         case .nv12, .nv21: 2

@@ -1,22 +1,23 @@
 import CFFmpeg
 import Imaging
 
-/// How the pixels of a decoded frame's format become a `PixelImage`: copied plane by plane
-/// in a `PixelFormat` that Imaging's sampler reads, or first repacked by libswscale into one.
+/// How the pixels of a decoded frame's format become a `PixelImage`: kept plane by plane (read
+/// in place or copied) in a `PixelFormat` that Imaging's sampler reads, or first repacked by
+/// libswscale into one.
 ///
 /// The one YUV-to-RGB conversion is Imaging's, applied to the pixels the classifier samples:
 /// libswscale is never asked to produce RGB from YUV. YUV formats the sampler does not read
 /// are repacked YUV to YUV (same range, no matrix change); only RGB, palette, Bayer, XYZ and
 /// gray formats other than `gray8` become `rgb24`.
 enum FrameLayout: Equatable {
-    /// The first planes of the frame (as many as `format` has) are copied as they are.
-    case copied(PixelFormat)
+    /// The first planes of the frame (as many as `format` has) are kept as they are.
+    case kept(PixelFormat)
     /// libswscale repacks the frame to `target` (`sws_scale`), whose planes are then `format`.
     case repacked(target: AVPixelFormat, format: PixelFormat)
 
     /// The layout of frames of `format`, or nil when FFmpeg does not describe the format.
     ///
-    /// Copied: `yuv420p`, `yuvj420p` and `yuva420p` (alpha ignored) as `.i420`; `yuv444p`,
+    /// Kept: `yuv420p`, `yuvj420p` and `yuva420p` (alpha ignored) as `.i420`; `yuv444p`,
     /// `yuvj444p` and `yuva444p` as `.i444`; `nv12`, `nv21`; `yuyv422` as `.yuyv`; `rgb24` as
     /// `.rgb8`; `rgba` and `rgb0` as `.rgba8`, `bgra` and `bgr0` as `.bgra8` (alpha and padding
     /// ignored); `gray` as `.gray8`. Repacked: other YUV formats to `yuv444p` when their chroma
@@ -26,15 +27,15 @@ enum FrameLayout: Equatable {
     /// `rgb24`.
     init?(_ format: AVPixelFormat) {
         switch format {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVA420P: self = .copied(.i420)
-        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVA444P: self = .copied(.i444)
-        case AV_PIX_FMT_NV12: self = .copied(.nv12)
-        case AV_PIX_FMT_NV21: self = .copied(.nv21)
-        case AV_PIX_FMT_YUYV422: self = .copied(.yuyv)
-        case AV_PIX_FMT_RGB24: self = .copied(.rgb8)
-        case AV_PIX_FMT_RGBA, AV_PIX_FMT_RGB0: self = .copied(.rgba8)
-        case AV_PIX_FMT_BGRA, AV_PIX_FMT_BGR0: self = .copied(.bgra8)
-        case AV_PIX_FMT_GRAY8: self = .copied(.gray8)
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVA420P: self = .kept(.i420)
+        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVA444P: self = .kept(.i444)
+        case AV_PIX_FMT_NV12: self = .kept(.nv12)
+        case AV_PIX_FMT_NV21: self = .kept(.nv21)
+        case AV_PIX_FMT_YUYV422: self = .kept(.yuyv)
+        case AV_PIX_FMT_RGB24: self = .kept(.rgb8)
+        case AV_PIX_FMT_RGBA, AV_PIX_FMT_RGB0: self = .kept(.rgba8)
+        case AV_PIX_FMT_BGRA, AV_PIX_FMT_BGR0: self = .kept(.bgra8)
+        case AV_PIX_FMT_GRAY8: self = .kept(.gray8)
         default:
             guard let descriptor = av_pix_fmt_desc_get(format) else { return nil }  // static FFmpeg data
             guard Self.isYUV(descriptor) else {
