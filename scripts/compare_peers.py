@@ -1,6 +1,8 @@
 """Ours vs MediaPipe 1.2.3 on this machine, in one run, as ratios (MediaPipe's time over ours:
-above 1 means vision-tasks is faster). Run through scripts/compare-peers, which makes the
-virtual environment (mediapipe brings OpenCV) and builds the tool.
+above 1 means vision-tasks is faster), and the floors of a small photo: JPEG decoding and LiteRT's
+invoke, ours beside Pillow's, OpenCV's and LiteRT's own Python Interpreter's. Run through
+scripts/compare-peers, which makes the virtual environment (mediapipe brings OpenCV) and builds the
+tool.
 
 Usage: compare_peers.py VISION_TASKS TESTDATA WORK_DIR
   WORK_DIR keeps the generated inputs between runs: 300 photos of 640x480 and 60 of 4032x3024
@@ -8,6 +10,7 @@ Usage: compare_peers.py VISION_TASKS TESTDATA WORK_DIR
   and a 30 s 1280x720 H.264 clip (FFmpeg's testsrc2 pattern).
 """
 import glob
+import io
 import json
 import os
 import statistics
@@ -17,6 +20,8 @@ import time
 
 import cv2
 import mediapipe as mp
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
 from mediapipe.tasks import python as mpt
 from mediapipe.tasks.python import vision
 from PIL import Image
@@ -117,6 +122,24 @@ def decoding_agreement(folder):
     return f"{agree}/{len(runs['exact'])} same top-1, largest score change {largest:.4f}"
 
 
+def floors(photo_path):
+    """The two steps that take most of a small photo's time, ours beside other programs' on the same
+    input: JPEG decoding (ours: decode + classify minus classify in `benchmark`) and LiteRT's invoke
+    (ours: `benchmark`'s inference alone; LiteRT's own Python Interpreter, 1 thread, same model)."""
+    report = json.loads(ours("benchmark", "--model", model, "--runs", "200", "--cycles", "0", "--threads", "1",
+                             "--format", "json", photo_path)[1])
+    ours_decode = report["decodeAndClassifyMilliseconds"]["median"] - report["classifyMilliseconds"]["median"]
+    data = open(photo_path, "rb").read()
+    pillow = median_ms(lambda: Image.open(io.BytesIO(data)).load())
+    opencv = median_ms(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))
+    interpreter = Interpreter(model_path=model, num_threads=1)
+    interpreter.allocate_tensors()
+    invoke = median_ms(interpreter.invoke)
+    return (f"one 640x480 photo, medians of 200: JPEG decode {ours_decode:.3f} ms (ours, libjpeg-turbo), "
+            f"{pillow:.3f} (Pillow), {opencv:.3f} (OpenCV); LiteRT invoke {report['inferenceMilliseconds']['median']:.3f} "
+            f"ms (ours), {invoke:.3f} (ai_edge_litert's Python Interpreter)")
+
+
 def main():
     clip = make_inputs()
     load = os.getloadavg()[0]
@@ -152,6 +175,7 @@ def main():
 
     print(f"--decode fast vs exact, shared photos: {decoding_agreement(os.path.join(testdata, 'images'))}; "
           f"60 photos of 4032x3024: {decoding_agreement(big)}")
+    print(f"floors: {floors(os.path.join(small, 'p000.jpg'))}")
     print(f"classify overhead above LiteRT's inference (vision-tasks benchmark, 1 thread, medians of 300): "
           f"{'; '.join(overheads)}")
     print(f"cores: {os.cpu_count()}; load average (1 min) at the start: {load:.1f}; "
