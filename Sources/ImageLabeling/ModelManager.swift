@@ -34,7 +34,7 @@ public final class ModelManager: Sendable {
     }
 
     /// The folder of downloaded models, created when needed. Default: `VISION_TASKS_MODEL_CACHE`,
-    /// else `$XDG_CACHE_HOME/swift-vision-tasks/models`, else `~/.cache/swift-vision-tasks/models`.
+    /// else `$XDG_CACHE_HOME/swift-vision-tasks/models`, else `$HOME/.cache/swift-vision-tasks/models`.
     public var cacheDirectory: URL {
         get { settings.withLock { $0.cacheDirectory } }
         set { settings.withLock { $0.cacheDirectory = newValue } }

@@ -27,7 +27,7 @@ package struct DownloadSettings: Sendable {
     }
 
     /// The settings from the environment: the cache in `VISION_TASKS_MODEL_CACHE`, else
-    /// `$XDG_CACHE_HOME/swift-vision-tasks/models`, else `~/.cache/swift-vision-tasks/models`;
+    /// `$XDG_CACHE_HOME/swift-vision-tasks/models`, else `$HOME/.cache/swift-vision-tasks/models`;
     /// the source in `VISION_TASKS_MODEL_SOURCE`, else none.
     package static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
@@ -44,9 +44,21 @@ package struct DownloadSettings: Sendable {
         }
         // The XDG Base Directory spec ignores a relative XDG_CACHE_HOME.
         let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+            absoluteDirectory(environment["XDG_CACHE_HOME"])
+            ?? homeDirectory(environment).appendingPathComponent(".cache", isDirectory: true)
         return base.appendingPathComponent("swift-vision-tasks/models", isDirectory: true)
+    }
+
+    /// `$HOME` as shells, XDG and the scripts read it; the account's home directory only when
+    /// it is unset or relative (FoundationEssentials' `homeDirectoryForCurrentUser` reads the
+    /// account database, not `$HOME`, on Linux).
+    private static func homeDirectory(_ environment: [String: String]) -> URL {
+        absoluteDirectory(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    /// `path` as a directory URL when it is absolute.
+    private static func absoluteDirectory(_ path: String?) -> URL? {
+        path.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
     }
 
     /// The model source the environment gives, if any.

@@ -113,10 +113,13 @@ struct ModelIndexTests {
     @Test func cacheDirectoryFollowsTheEnvironment() {
         #expect(DownloadSettings.defaultCacheDirectory(["VISION_TASKS_MODEL_CACHE": "/c"]).path == "/c")
         #expect(DownloadSettings.defaultCacheDirectory(["XDG_CACHE_HOME": "/x"]).path == "/x/swift-vision-tasks/models")
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
         #expect(
-            DownloadSettings.defaultCacheDirectory(["XDG_CACHE_HOME": "relative"]).path == home
-                + "/.cache/swift-vision-tasks/models")
+            DownloadSettings.defaultCacheDirectory(["XDG_CACHE_HOME": "relative", "HOME": "/h"]).path
+                == "/h/.cache/swift-vision-tasks/models")
+        // Without a usable $HOME, the account's home directory.
+        let account = FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/swift-vision-tasks/models"
+        #expect(DownloadSettings.defaultCacheDirectory([:]).path == account)
+        #expect(DownloadSettings.defaultCacheDirectory(["HOME": "relative"]).path == account)
         #expect(DownloadSettings.sourceURL(["VISION_TASKS_MODEL_SOURCE": "http://h:1/m/"])?.absoluteString == "http://h:1/m/")
         #expect(DownloadSettings.sourceURL([:]) == nil)
     }

@@ -7,8 +7,8 @@ import TasksCommon
 enum ModelCacheOption {
     static let cache = Option<String?>(
         name: "cache", valueName: "DIR",
-        help: "The model cache. Default: VISION_TASKS_MODEL_CACHE, else $XDG_CACHE_HOME/swift-vision-tasks/models "
-            + "(~/.cache/swift-vision-tasks/models).")
+        help: "The model cache. Default: VISION_TASKS_MODEL_CACHE, else $XDG_CACHE_HOME/swift-vision-tasks/models, "
+            + "else $HOME/.cache/swift-vision-tasks/models.")
 
     /// The cache `--cache` names, or the environment's.
     static func store(_ parsed: ParsedArguments) throws(UsageError) -> ModelStore {
