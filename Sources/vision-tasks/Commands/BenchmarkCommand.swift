@@ -20,8 +20,8 @@ struct BenchmarkCommand: ParsableCommand {
             decoding plus classifying, each timed --runs times after one untimed run, with the number of
             samples next to each figure; the overhead (classify minus inference, medians: what the
             pipeline adds to LiteRT; with few runs noise can make it slightly negative); then the
-            resident memory before
-            and after N create/classify/destroy cycles of the classifier (a leak shows as growth).
+            resident memory before and after N create/classify/destroy cycles of the classifier (a
+            leak shows as growth).
             With --clock cpu the figures are the CPU time of the process instead of elapsed time.
             """,
         epilogue: """
