@@ -38,7 +38,7 @@ public struct VideoSourceOptions: Sendable, Equatable {
     /// one per core, as frame or slice threads); N uses N. A program that classifies frames while
     /// they decode competes with its own decoder for the cores: giving the decoder the cores
     /// inference does not use is faster than FFmpeg's choice (`vision-tasks classify-video` on
-    /// 2 cores: 1 decoder thread, about 13% more frames per second than FFmpeg's 3). Each
+    /// 2 cores: 1 decoder thread, about 15% more frames per second than FFmpeg's 3). Each
     /// thread holds frames of its own (memory grows with the count), and frame threads hold
     /// back about a frame each before the first comes out: keep live sources at 1 or a few.
     /// Outside 0...64 is an `invalidArgumentError` when the source opens.
