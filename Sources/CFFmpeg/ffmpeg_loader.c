@@ -83,6 +83,7 @@ static const char *const library_names[LIBRARY_COUNT] = {
     X(AVCODEC, av_packet_free)                                                                     \
     X(AVCODEC, av_packet_unref)                                                                    \
     X(AVCODEC, avcodec_alloc_context3)                                                             \
+    X(AVCODEC, avcodec_default_get_buffer2)                                                        \
     X(AVCODEC, avcodec_free_context)                                                               \
     X(AVCODEC, avcodec_get_name)                                                                   \
     X(AVCODEC, avcodec_open2)                                                                      \
@@ -247,6 +248,9 @@ void av_packet_free(AVPacket **pkt) { ffmpeg()->av_packet_free(pkt); }
 void av_packet_unref(AVPacket *pkt) { ffmpeg()->av_packet_unref(pkt); }
 AVCodecContext *avcodec_alloc_context3(const AVCodec *codec) { return ffmpeg()->avcodec_alloc_context3(codec); }
 void avcodec_free_context(AVCodecContext **avctx) { ffmpeg()->avcodec_free_context(avctx); }
+int avcodec_default_get_buffer2(AVCodecContext *s, AVFrame *frame, int flags) {
+    return ffmpeg()->avcodec_default_get_buffer2(s, frame, flags);
+}
 const char *avcodec_get_name(enum AVCodecID id) { return ffmpeg()->avcodec_get_name(id); }
 int avcodec_open2(AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options) {
     return ffmpeg()->avcodec_open2(avctx, codec, options);

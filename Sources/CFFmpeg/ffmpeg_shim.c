@@ -145,3 +145,18 @@ int svt_frame_display_matrix(const AVFrame *frame, int32_t matrix[9]) {
     memcpy(matrix, side_data->data, 9 * sizeof(int32_t));
     return 1;
 }
+
+// get_buffer2 may run on any decoder thread: it touches only the frame it is given.
+static int svt_get_cleared_buffer(AVCodecContext *context, AVFrame *frame, int flags) {
+  int status = avcodec_default_get_buffer2(context, frame, flags);
+  if (status < 0) return status;
+  for (int index = 0; index < AV_NUM_DATA_POINTERS && frame->buf[index] != NULL; index++) {
+    memset(frame->buf[index]->data, 0, frame->buf[index]->size);
+  }
+  for (int index = 0; index < frame->nb_extended_buf; index++) {
+    memset(frame->extended_buf[index]->data, 0, frame->extended_buf[index]->size);
+  }
+  return 0;
+}
+
+void svt_decode_into_cleared_buffers(AVCodecContext *context) { context->get_buffer2 = svt_get_cleared_buffer; }

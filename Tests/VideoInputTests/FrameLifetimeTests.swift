@@ -82,12 +82,14 @@ struct FrameLifetimeTests {
             "-pix_fmt", "yuvj420p", clip.path,
         ])
         try Data(Self.zeroingSecondHalfOfOddPictures(Array(try Data(contentsOf: clip)))).write(to: clip)
+        var lumaStride = 0
         func decode(holdingFrames: Bool) throws -> [[UInt8]] {
             var held: [VideoFrame] = []
             var bytes: [[UInt8]] = []
             let source = try VideoSource(url: clip.path, options: VideoSourceOptions(decoderThreadCount: 1))
             while let frame = try source.nextFrame() {
                 bytes.append(frame.pixels.bytes)
+                lumaStride = frame.pixels.bytesPerRow
                 if holdingFrames { held.append(frame) }
             }
             return bytes
@@ -95,11 +97,13 @@ struct FrameLifetimeTests {
         let whileHolding = try decode(holdingFrames: true), oneAtATime = try decode(holdingFrames: false)
         try #require(whileHolding.count == 8 && oneAtATime.count == 8)
         let differing = (0..<8).filter { whileHolding[$0] != oneAtATime[$0] }
-        // Known: frames read in place (b46e5af) leave the decoder other buffers while earlier
-        // frames are held, so the blocks it skips show another picture ([1, 3, 5, 7] differ).
-        withKnownIssue("damaged pictures read in place show whichever picture their buffer held") {
-            #expect(differing.isEmpty, "frames whose pixels depend on the frames held before them: \(differing)")
-        }
+        // Frames held leave the decoder other buffers; decoding into cleared buffers makes the
+        // blocks it skips zeros either way (without it, frames 1, 3, 5 and 7 differed).
+        #expect(differing.isEmpty, "frames whose pixels depend on the frames held before them: \(differing)")
+        // The damage is there: the second half of odd pictures is the cleared buffer's zeros.
+        let lastLumaRow = (lumaStride * 239)..<(lumaStride * 239 + 320)
+        #expect(whileHolding[1][lastLumaRow].allSatisfy { $0 == 0 }, "the undecoded bottom row of picture 1 is cleared")
+        #expect(whileHolding[0][lastLumaRow].contains { $0 != 0 }, "picture 0 is whole")
     }
 
     /// `file` (an MJPEG AVI) with the second half of the scan of every other JPEG picture

@@ -131,4 +131,14 @@ int svt_stream_display_matrix(const AVStream *stream, int32_t matrix[9]);
 /// returns 1 if the frame has one, else 0.
 int svt_frame_display_matrix(const AVFrame *frame, int32_t matrix[9]);
 
+// MARK: - Decoding
+
+/// Makes `context` decode into cleared buffers (FFmpeg's default buffers, zero-filled before
+/// the decoder writes them). Frames are read in place and kept as long as the application holds
+/// them, so the buffer a decoder reuses, and the old picture it holds, depends on which frames
+/// are still held; decoders leave the blocks of a damaged picture they cannot decode as the
+/// buffer held them. Cleared buffers make such blocks zeros, the same on every run. Call before
+/// `avcodec_open2`.
+void svt_decode_into_cleared_buffers(AVCodecContext *context);
+
 #endif

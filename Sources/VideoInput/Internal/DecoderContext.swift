@@ -9,7 +9,8 @@ final class DecoderContext {
 
     /// Prepares and opens a decoder for `stream` (`avcodec_alloc_context3`,
     /// `avcodec_parameters_to_context`, `avcodec_open2`) with `threadCount` threads (0: FFmpeg's
-    /// automatic count).
+    /// automatic count), decoding into cleared buffers (`svt_decode_into_cleared_buffers`: the
+    /// blocks of a damaged picture that cannot be decoded are zeros, not an older picture).
     ///
     /// - Parameters:
     ///   - stream: The stream to decode (borrowed from its format context); its time base
@@ -36,6 +37,7 @@ final class DecoderContext {
         if status >= 0 {
             allocated.pointee.pkt_timebase = stream.pointee.time_base
             allocated.pointee.thread_count = Int32(threadCount)
+            svt_decode_into_cleared_buffers(allocated)
             status = avcodec_open2(allocated, codec, nil)
         }
         guard status >= 0 else {
