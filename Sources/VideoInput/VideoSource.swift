@@ -44,7 +44,9 @@ import TasksCommon
 /// they stay valid after the source is released.
 ///
 /// Damaged data is handled as FFmpeg's players do: packets the decoder rejects are skipped
-/// (concealed frames are passed on); a read error in the middle (a truncated or corrupt file)
+/// (concealed frames are passed on; decoders write into cleared buffers, so the blocks of a
+/// damaged picture a decoder cannot reconstruct are zeros, not an older picture that depends on
+/// the frames still held); a read error in the middle (a truncated or corrupt file)
 /// ends the stream after the frames already decoded, and is then thrown. If nothing at all
 /// decodes, the end of the stream is a `dataLossError` rather than nil.
 ///
