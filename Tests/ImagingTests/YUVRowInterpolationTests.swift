@@ -157,18 +157,11 @@ private struct RowComparison: PixelSourceVisitor {
             sums.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
             return sums
         }
-        let fast = sums { output in
-            source.interpolate(
-                row: row, left: columns.first.pointer, right: columns.second.pointer,
-                weightLeft: columns.firstWeight.pointer, weightRight: columns.secondWeight.pointer, pairs: table.pairs,
-                count: count, into: output)
-        }
-        let reference = sums { output in
-            source.interpolateEachPixel(
-                row: row, left: columns.first.pointer, right: columns.second.pointer,
-                weightLeft: columns.firstWeight.pointer, weightRight: columns.secondWeight.pointer, count: count,
-                into: output)
-        }
+        let taps = ColumnTaps(
+            left: columns.first.pointer, right: columns.second.pointer, weightLeft: columns.firstWeight.pointer,
+            weightRight: columns.secondWeight.pointer, count: count)
+        let fast = sums { output in source.interpolate(row: row, taps: taps, pairs: table.pairs, into: output) }
+        let reference = sums { output in source.interpolateEachPixel(row: row, taps: taps, into: output) }
         return (Array(fast.prefix(3 * count)), Array(reference.prefix(3 * count)), fast[3 * count])
     }
 }

@@ -16,53 +16,46 @@ protocol PixelSource {
     func column(_ x: Int) -> Column
     /// The red, green and blue (0...255) of the pixel at `row`, `column`.
     func rgb(_ row: Row, _ column: Column) -> (red: Int32, green: Int32, blue: Int32)
-    /// Writes `left weightLeft + right weightRight` for red, green and blue of `count`
-    /// tabulated column pairs of source row `y` into `sums` (3 per pair). Weights are in 1/32
-    /// (0...32, summing to 32), so every sum is at most 8160. `pairs` holds the same columns
-    /// as adjacent pairs (`ColumnPairs`). May also write `sums[3 count]`.
-    func interpolate(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
-        into sums: UnsafeMutablePointer<Int16>)
+    /// Writes `left weightLeft + right weightRight` for red, green and blue of the column pairs
+    /// `taps` of source row `y` into `sums` (3 per pair). Every sum is at most 255 · 32 = 8160.
+    /// `pairs` holds the same columns as adjacent pairs (`ColumnPairs`). May also write
+    /// `sums[3 taps.count]`.
+    func interpolate(row y: Int, taps: ColumnTaps, pairs: ColumnPairs, into sums: UnsafeMutablePointer<Int16>)
+}
+
+/// The tabulated column pairs a row interpolation reads: for entry `i` (of `count`), the source
+/// columns `left[i]` and `right[i]` with the weights `weightLeft[i]` and `weightRight[i]`, in
+/// 1/32 (0...32, summing to 32).
+struct ColumnTaps {
+    let left: UnsafePointer<Int32>, right: UnsafePointer<Int32>
+    let weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>
+    let count: Int
+
+    /// The entries from `first` on.
+    @inline(__always)
+    func dropping(_ first: Int) -> ColumnTaps {
+        ColumnTaps(
+            left: left + first, right: right + first, weightLeft: weightLeft + first, weightRight: weightRight + first,
+            count: count - first)
+    }
 }
 
 extension PixelSource {
     /// `interpolate` pixel by pixel through `rgb`: the implementation of the RGB and gray
     /// sources, and the reference the YUV sources' vector path is tested against.
     @inline(__always)
-    func interpolate(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
-        interpolateEachPixel(
-            row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count, into: sums)
+    func interpolate(row y: Int, taps: ColumnTaps, pairs: ColumnPairs, into sums: UnsafeMutablePointer<Int16>) {
+        interpolateEachPixel(row: y, taps: taps, into: sums)
     }
 
-    /// `interpolateEachPixel` for the columns from `first` on, those the vector blocks left.
+    /// `interpolate`'s sums, pixel by pixel (writing exactly `3 taps.count` elements).
     @inline(__always)
-    func interpolateEachPixel(
-        from first: Int, row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
-        interpolateEachPixel(
-            row: y, left: left + first, right: right + first, weightLeft: weightLeft + first,
-            weightRight: weightRight + first, count: count - first, into: sums + 3 * first)
-    }
-
-    /// `interpolate`'s sums, pixel by pixel (writing exactly `3 count` elements).
-    @inline(__always)
-    func interpolateEachPixel(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
+    func interpolateEachPixel(row y: Int, taps: ColumnTaps, into sums: UnsafeMutablePointer<Int16>) {
         let address = row(y)
-        for index in 0..<count {
-            let leftWeight = Int32(weightLeft[index]), rightWeight = Int32(weightRight[index])
-            let leftPixel = rgb(address, column(Int(left[index])))
-            let rightPixel = rgb(address, column(Int(right[index])))
+        for index in 0..<taps.count {
+            let leftWeight = Int32(taps.weightLeft[index]), rightWeight = Int32(taps.weightRight[index])
+            let leftPixel = rgb(address, column(Int(taps.left[index])))
+            let rightPixel = rgb(address, column(Int(taps.right[index])))
             let element = 3 &* index
             sums[element] = Int16(truncatingIfNeeded: leftPixel.red &* leftWeight &+ rightPixel.red &* rightWeight)
             sums[element &+ 1] = Int16(truncatingIfNeeded: leftPixel.green &* leftWeight &+ rightPixel.green &* rightWeight)

@@ -7,25 +7,14 @@ extension PlanarYUVSource {
     /// of `pairBytes`' six byte loads), else the word path. The pairs give the same sums as the
     /// neighbour table (see `ColumnPairs`), and the rest is `finishBlock`, as for the words.
     @inline(__always)
-    func interpolate(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
+    func interpolate(row y: Int, taps: ColumnTaps, pairs: ColumnPairs, into sums: UnsafeMutablePointer<Int16>) {
         #if arch(x86_64)
-            guard pairs.available else {
-                return interpolateByWords(
-                    row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count,
-                    into: sums)
-            }
-            let blockCount = conversion.interpolateBlocks(
-                count: count, PairBlocks(source: self, address: row(y), pairs: pairs, sums: sums))
+            guard pairs.available else { return interpolateByWords(row: y, taps: taps, into: sums) }
+            interpolate(
+                row: y, taps: taps, blocks: PairBlocks(source: self, address: row(y), pairs: pairs, sums: sums), into: sums)
         #else
-            let blockCount = 0
+            interpolateByWords(row: y, taps: taps, into: sums)
         #endif
-        interpolateEachPixel(
-            from: blockCount, row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
-            count: count, into: sums)
     }
 }
 

@@ -118,8 +118,9 @@ enum SeparableSampler {
             let columnCount = transposed ? tensorHeight : tensorWidth
             let rowCount = transposed ? tensorWidth : tensorHeight
             let columns = buffers.columns, rows = buffers.rows
-            let left = columns.first.pointer, right = columns.second.pointer
-            let weightLeft = columns.firstWeight.pointer, weightRight = columns.secondWeight.pointer
+            let taps = ColumnTaps(
+                left: columns.first.pointer, right: columns.second.pointer, weightLeft: columns.firstWeight.pointer,
+                weightRight: columns.secondWeight.pointer, count: columnCount)
             let top = rows.first.pointer, bottom = rows.second.pointer
             let weightTop = rows.firstWeight.pointer, weightBottom = rows.secondWeight.pointer
             let sums = (buffers.interpolated.0.pointer, buffers.interpolated.1.pointer)
@@ -134,9 +135,7 @@ enum SeparableSampler {
                 if held.1 == y { return sums.1 }
                 let intoFirst = held.0 != keep
                 let target = intoFirst ? sums.0 : sums.1
-                source.interpolate(
-                    row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
-                    pairs: buffers.columnPairs, count: columnCount, into: target)
+                source.interpolate(row: y, taps: taps, pairs: buffers.columnPairs, into: target)
                 if intoFirst { held.0 = y } else { held.1 = y }
                 return target
             }

@@ -19,37 +19,32 @@ protocol YUVPairSource: PixelSource {
 extension YUVPairSource {
     /// The word path (`interpolateByWords`); `pairs` is for the planar sources.
     @inline(__always)
-    func interpolate(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, pairs: ColumnPairs, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
-        interpolateByWords(
-            row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight, count: count, into: sums)
+    func interpolate(row y: Int, taps: ColumnTaps, pairs: ColumnPairs, into sums: UnsafeMutablePointer<Int16>) {
+        interpolateByWords(row: y, taps: taps, into: sums)
     }
 
     /// `interpolateEachPixel`'s sums, the columns in blocks of eight gathered by `pairBytes` and
     /// converted in SSE2 lanes (the remainder, and other architectures, pixel by pixel); stores
-    /// one element past the `3 count` sums (see `PreprocessingBuffers.interpolated`).
+    /// one element past the `3 taps.count` sums (see `PreprocessingBuffers.interpolated`).
     @inline(__always)
-    func interpolateByWords(
-        row y: Int, left: UnsafePointer<Int32>, right: UnsafePointer<Int32>,
-        weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>, count: Int,
-        into sums: UnsafeMutablePointer<Int16>
-    ) {
+    func interpolateByWords(row y: Int, taps: ColumnTaps, into sums: UnsafeMutablePointer<Int16>) {
         #if arch(x86_64)
-            let blockCount = conversion.interpolateBlocks(
-                count: count,
-                WordBlocks(
-                    source: self, address: row(y), left: left, right: right, weightLeft: weightLeft,
-                    weightRight: weightRight, sums: sums))
+            interpolate(row: y, taps: taps, blocks: WordBlocks(source: self, address: row(y), taps: taps, sums: sums), into: sums)
         #else
-            let blockCount = 0
+            interpolateEachPixel(row: y, taps: taps, into: sums)
         #endif
-        interpolateEachPixel(
-            from: blockCount, row: y, left: left, right: right, weightLeft: weightLeft, weightRight: weightRight,
-            count: count, into: sums)
     }
+
+    #if arch(x86_64)
+        /// `blocks` over the whole blocks of eight columns, then the rest pixel by pixel.
+        @inline(__always)
+        func interpolate<Blocks: YUVBlocks>(
+            row y: Int, taps: ColumnTaps, blocks: Blocks, into sums: UnsafeMutablePointer<Int16>
+        ) {
+            let covered = conversion.interpolateBlocks(count: taps.count, blocks)
+            interpolateEachPixel(row: y, taps: taps.dropping(covered), into: sums + 3 &* covered)
+        }
+    #endif
 }
 
 #if arch(x86_64)
@@ -81,8 +76,7 @@ extension YUVPairSource {
     struct WordBlocks<Source: YUVPairSource>: YUVBlocks {
         let source: Source
         let address: Source.Row
-        let left: UnsafePointer<Int32>, right: UnsafePointer<Int32>
-        let weightLeft: UnsafePointer<Int16>, weightRight: UnsafePointer<Int16>
+        let taps: ColumnTaps
         let sums: UnsafeMutablePointer<Int16>
 
         @inline(__always)
@@ -90,8 +84,9 @@ extension YUVPairSource {
             @inline(__always)
             func words(_ first: Int) -> __m128i {
                 let index = column &+ first
-                let low = source.pairBytes(address, left: Int(left[index]), right: Int(right[index]))
-                let high = source.pairBytes(address, left: Int(left[index &+ 1]), right: Int(right[index &+ 1]))
+                let low = source.pairBytes(address, left: Int(taps.left[index]), right: Int(taps.right[index]))
+                let high = source.pairBytes(
+                    address, left: Int(taps.left[index &+ 1]), right: Int(taps.right[index &+ 1]))
                 return _mm_set_epi64x(Int64(bitPattern: high), Int64(bitPattern: low))
             }
             let (luma, u, v) = transposed(words(0), words(2), words(4), words(6))
@@ -99,7 +94,8 @@ extension YUVPairSource {
             finishBlock(
                 left: (_mm_and_si128(luma, lowByte), _mm_and_si128(u, lowByte), _mm_and_si128(v, lowByte)),
                 right: (_mm_srli_epi16(luma, 8), _mm_srli_epi16(u, 8), _mm_srli_epi16(v, 8)),
-                weightLeft: weightLeft + column, weightRight: weightRight + column, into: sums + 3 &* column, lanes: lanes)
+                weightLeft: taps.weightLeft + column, weightRight: taps.weightRight + column, into: sums + 3 &* column,
+                lanes: lanes)
         }
     }
 #endif
