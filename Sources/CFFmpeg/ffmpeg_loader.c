@@ -1,6 +1,6 @@
 // FFmpeg is loaded on first use, not when the process starts.
 //
-// Debian's FFmpeg libraries bring about 230 shared libraries with them (codecs, TLS, X11, SDL,
+// Debian's FFmpeg libraries bring over 200 shared libraries with them (codecs, TLS, X11, SDL,
 // PulseAudio for the devices...); linking them made every start of the tool spend about 60 ms in
 // the dynamic loader, even to classify one photo. Instead, the functions below carry FFmpeg's own
 // names and signatures (the compiler checks them against FFmpeg's headers) and forward to the
@@ -119,7 +119,7 @@ static void load(void) {
     for (int library = 0; library < LIBRARY_COUNT; library++) {
         // RTLD_LOCAL: FFmpeg's symbols and those of its dependencies stay out of the global
         // scope, so that they cannot interpose on this program's. RTLD_LAZY, as for linked
-        // libraries: most of the 230 are never called (about 9 ms less than RTLD_NOW); the
+        // libraries: most of them are never called (about 9 ms less than RTLD_NOW); the
         // functions used here are found by dlsym below, which fails the load if one is missing.
         handles[library] = dlopen(library_names[library], RTLD_LAZY | RTLD_LOCAL);
         if (!handles[library]) {

@@ -30,7 +30,7 @@ struct VideoSourceOptionGroup: ParsableArguments {
     ]
 
     /// The source options FFmpeg is opened with, but the decoder thread count (see
-    /// `sourceOptions(inferenceThreads:)`).
+    /// `sourceOptions(inferenceThreads:liveStream:)`).
     private let options: VideoSourceOptions
     /// `--decoder-threads`, if given.
     private let decoderThreads: Int?
