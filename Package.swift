@@ -46,13 +46,16 @@ let package = Package(
             name: "ImageLabeling",
             dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
-        // The model server, over libmicrohttpd; the CLI gives it its classifiers.
-        .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD"]),
+        // The task layer between the tasks and every front end: batch running, records, checks,
+        // served-model adapters. A task (classify, label, embed) is one conformance.
+        .target(name: "ImageTasks", dependencies: ["TasksCommon", "VisionTasks", "ImageLabeling"]),
+        // The model server, over libmicrohttpd and the task layer.
+        .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
-                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ModelServer",
+                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
             ],
             path: "Sources/vision-tasks"),
 
@@ -75,7 +78,9 @@ let package = Package(
         .testTarget(
             name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer"]),
+        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
+        .testTarget(
+            name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

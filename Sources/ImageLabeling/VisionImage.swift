@@ -44,9 +44,10 @@ public final class VisionImage {
         self.init(try ImageDecoder.decode(file: FileSystemPath(path)))
     }
 
-    /// Decodes the image file at a path whose bytes need not be UTF-8 (the command-line tool's
-    /// file names). See `init(contentsOf:)`.
-    package convenience init(contentsOfFile path: FileSystemPath) throws(TasksError) {
+    /// Decodes the image file at a byte path, whose name need not be UTF-8 (Linux file names
+    /// are any bytes). Not in ML Kit. See `init(contentsOf:)`.
+    /// - Throws: `TasksError` as `init(contentsOf:)`, naming the path as `FileSystemPath.description` shows it.
+    public convenience init(contentsOfFile path: FileSystemPath) throws(TasksError) {
         self.init(try ImageDecoder.decode(file: path))
     }
 

@@ -48,8 +48,17 @@ struct HTTPResponse: Sendable {
     }
 
     /// A JSON body, keys sorted.
-    static func json(_ value: Any, status: Int = 200) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data("{}".utf8)
+    /// - Throws: `HTTPError` 500 when `value` cannot be written as JSON (a non-finite number,
+    ///   say): a response is never an empty or partial object.
+    static func json(_ value: Any, status: Int = 200) throws(HTTPError) -> HTTPResponse {
+        guard JSONSerialization.isValidJSONObject(value),
+            let body = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        else {
+            throw HTTPError(
+                500,
+                "The response could not be written as JSON: it holds a value JSON cannot represent (such as a non-finite number)."
+            )
+        }
         return HTTPResponse(status: status, contentType: "application/json", body: body)
     }
 
@@ -70,8 +79,12 @@ struct HTTPError: Error, Sendable {
         self.headers = headers
     }
 
+    /// `{"error": message}`. A dictionary of strings always encodes; were it ever to fail, the
+    /// message goes as plain text rather than as an empty object.
     var response: HTTPResponse {
-        var response = HTTPResponse.json(["error": message], status: status)
+        var response =
+            (try? HTTPResponse.json(["error": message], status: status))
+            ?? HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Data(message.utf8))
         response.headers += headers
         return response
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 
 /// An Open Inference Protocol v2 inference request for an image model: one BYTES input of
 /// encoded images, shape [B], in the JSON form (each element base64, since JSON strings cannot
@@ -12,7 +13,7 @@ struct InferenceRequest {
     var inputName: String
     /// The encoded images.
     var images: [Data]
-    var parameters: ClassificationParameters
+    var parameters: RequestParameters
     /// The outputs asked for; empty: all, in the JSON form unless `binaryOutput`.
     var outputs: [RequestedOutput]
     /// `"binary_data_output": true`: every output in binary.

@@ -1,39 +1,37 @@
 import Foundation
+import ImageTasks
 
-/// Builds an OIP v2 inference response from the images' outcomes: the output
-/// `classifications` is a BYTES tensor, shape [B], of each image's record as a JSON string,
-/// or with Triton's classification extension shape [B, K] of `"score:index:label"` strings.
-/// K is the one asked for, at most the most categories any image kept (as Triton caps it at
-/// the class count, so a huge K costs nothing); an image with fewer is padded with empty
-/// strings.
+/// Builds an OIP v2 inference response from the images' outcomes, for the model's one output:
+/// - `classifications` (classifiers and labelers): a BYTES tensor, shape [B], of each image's
+///   record as a JSON string, or with Triton's classification extension shape [B, K] of
+///   `"score:index:label"` strings. K is the one asked for, at most the most categories any
+///   image kept (as Triton caps it at the class count, so a huge K costs nothing); an image
+///   with fewer is padded with empty strings.
+/// - `embedding` (embedders): FP32 (or INT8 when quantized) numbers, shape [B, D], row-major.
 enum InferenceResponse {
-    /// The only output an image model has.
-    static let outputName = "classifications"
-
     static func response(
-        model: String, request: InferenceRequest, results: [ClassifiedImage]
+        model: String, output: ServedOutput, request: InferenceRequest, results: [ServedImage]
     ) throws(HTTPError) -> HTTPResponse {
-        let requested = request.outputs.isEmpty ? [InferenceRequest.RequestedOutput(name: outputName)] : request.outputs
+        let requested = request.outputs.isEmpty ? [InferenceRequest.RequestedOutput(name: output.name)] : request.outputs
         var outputs: [[String: Any]] = []
         var binary = Data()
-        for output in requested {
-            guard output.name == outputName else {
-                throw .badRequest("Unknown output '\(output.name)'; model '\(model)' has one output, '\(outputName)'.")
+        for asked in requested {
+            guard asked.name == output.name else {
+                throw .badRequest("Unknown output '\(asked.name)'; model '\(model)' has one output, '\(output.name)'.")
             }
-            let (elements, shape) = tensor(results, classification: output.classification)
-            var entry: [String: Any] = ["name": output.name, "datatype": "BYTES", "shape": shape]
-            if output.binary ?? request.binaryOutput {
-                let encoded = BinaryTensor.encode(elements)
-                entry["parameters"] = ["binary_data_size": encoded.count]
-                binary.append(encoded)
+            let tensor = try Tensor(results, output: output, classification: asked.classification)
+            var entry: [String: Any] = ["name": asked.name, "datatype": tensor.datatype, "shape": tensor.shape]
+            if asked.binary ?? request.binaryOutput {
+                entry["parameters"] = ["binary_data_size": tensor.binary.count]
+                binary.append(tensor.binary)
             } else {
-                entry["data"] = elements.map { String(decoding: $0, as: UTF8.self) }
+                entry["data"] = tensor.json
             }
             outputs.append(entry)
         }
         var json: [String: Any] = ["model_name": model, "model_version": "1", "outputs": outputs]
         if let id = request.id { json["id"] = id }
-        var response = HTTPResponse.json(json)
+        var response = try HTTPResponse.json(json)
         guard !binary.isEmpty else { return response }
         response.headers = [
             ("Content-Type", "application/octet-stream"), ("Inference-Header-Content-Length", String(response.body.count)),
@@ -41,13 +39,57 @@ enum InferenceResponse {
         response.body.append(binary)
         return response
     }
+}
 
-    private static func tensor(_ results: [ClassifiedImage], classification: Int?) -> ([Data], [Int]) {
-        guard let asked = classification else { return (results.map(\.record), [results.count]) }
-        let count = min(asked, results.map(\.ranked.count).max() ?? 0)
-        let elements = results.flatMap { result in
-            (0..<count).map { rank in Data((rank < result.ranked.count ? result.ranked[rank].tritonString : "").utf8) }
+/// One output tensor, in both forms.
+private struct Tensor {
+    let datatype: String
+    let shape: [Int]
+    /// The elements as JSON writes them.
+    let json: [Any]
+    /// The binary tensor data extension's form: BYTES elements length-prefixed, numbers little-endian.
+    let binary: Data
+
+    init(_ results: [ServedImage], output: ServedOutput, classification: Int?) throws(HTTPError) {
+        if let width = output.width {
+            guard classification == nil else {
+                throw .badRequest("Output '\(output.name)' holds numbers; the classification parameter does not apply to it.")
+            }
+            self.init(numbers: results.compactMap(\.values), datatype: output.datatype, width: width)
+        } else if let asked = classification {
+            let count = min(asked, results.map(\.ranked.count).max() ?? 0)
+            let elements = results.flatMap { result in
+                (0..<count).map { rank in rank < result.ranked.count ? result.ranked[rank].tritonString : "" }
+            }
+            self.init(strings: elements, shape: [results.count, count])
+        } else {
+            self.init(strings: results.map(\.record), shape: [results.count])
         }
-        return (elements, [results.count, count])
+    }
+
+    private init(strings: [String], shape: [Int]) {
+        datatype = "BYTES"
+        self.shape = shape
+        json = strings
+        binary = BinaryTensor.encode(strings.map { Data($0.utf8) })
+    }
+
+    private init(numbers rows: [TensorValues], datatype: String, width: Int) {
+        self.datatype = datatype
+        shape = [rows.count, width]
+        var json: [Any] = []
+        var binary = Data()
+        for row in rows {
+            switch row {
+            case .float32(let values):
+                json += values.map { Double($0) }
+                for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { binary.append(contentsOf: $0) } }
+            case .int8(let values):
+                json += values.map { Int($0) }
+                binary.append(contentsOf: values.map { UInt8(bitPattern: $0) })
+            }
+        }
+        self.json = json
+        self.binary = binary
     }
 }

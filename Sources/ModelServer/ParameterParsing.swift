@@ -1,14 +1,15 @@
 import Foundation
+import ImageTasks
 
-/// Reads `ClassificationParameters` from an OIP `parameters` object or v1 query arguments.
+/// Reads `RequestParameters` from an OIP `parameters` object or v1 query arguments.
 enum ParameterParsing {
     /// The names accepted, for error messages.
     static let names = ["max_results", "score_threshold", "category_allowlist", "category_denylist", "display_names_locale"]
 
     /// From a JSON object (`"parameters"` of an inference request); unknown keys are ignored,
     /// as OIP allows (Triton's client adds its own).
-    static func parameters(json: [String: Any]) throws(HTTPError) -> ClassificationParameters {
-        var parameters = ClassificationParameters()
+    static func parameters(json: [String: Any]) throws(HTTPError) -> RequestParameters {
+        var parameters = RequestParameters()
         if let value = json["max_results"] {
             guard let count = JSONValue.integer(value) else { throw invalid("max_results", value, "an integer") }
             parameters.maxResults = count
@@ -28,8 +29,8 @@ enum ParameterParsing {
     }
 
     /// From query arguments (`?max_results=3&category_allowlist=a,b`).
-    static func parameters(query: [String: String]) throws(HTTPError) -> ClassificationParameters {
-        var parameters = ClassificationParameters()
+    static func parameters(query: [String: String]) throws(HTTPError) -> RequestParameters {
+        var parameters = RequestParameters()
         if let text = query["max_results"] {
             guard let count = Int(text) else { throw invalid("max_results", text, "an integer") }
             parameters.maxResults = count
@@ -45,7 +46,7 @@ enum ParameterParsing {
         return parameters
     }
 
-    private static func validate(_ parameters: ClassificationParameters) throws(HTTPError) {
+    private static func validate(_ parameters: RequestParameters) throws(HTTPError) {
         if parameters.maxResults == 0 { throw .badRequest("Parameter 'max_results' must not be 0 (-1 means all).") }
         if !parameters.categoryAllowlist.isEmpty, !parameters.categoryDenylist.isEmpty {
             throw .badRequest("Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive.")

@@ -1,4 +1,6 @@
 import Foundation
+import ImageTasks
+import TasksCommon
 
 /// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
 final class RequestHandler: HTTPExchangeHandler {
@@ -11,7 +13,7 @@ final class RequestHandler: HTTPExchangeHandler {
     init(models: [ServedModel], limits: ServerLimits, token: BearerToken?) {
         var pools: [String: ModelPool] = [:]
         for model in models {
-            pools[model.name] = ModelPool(name: model.name, kind: model.kind, classifiers: model.classifiers)
+            pools[model.name] = ModelPool(model)
         }
         self.pools = pools
         modelNames = models.map(\.name)
@@ -74,22 +76,24 @@ final class RequestHandler: HTTPExchangeHandler {
                 status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.render(waiting: waiting).utf8))
         case .live, .ready, .modelReady: return .ok
         case .serverMetadata:
-            return .json([
+            return try .json([
                 "name": "vision-tasks", "version": "1", "extensions": ["binary_tensor_data", "classification"],
             ])
         case .modelList:
-            return .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind] }])
-        case .modelMetadata(let name): return .json(metadata(pools[name]!))
+            return try .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] }])
+        case .modelMetadata(let name): return try .json(metadata(pools[name]!))
         case .infer(let name): return try infer(request, pool: pools[name]!)
-        case .classify(let name): return try classify(request, pool: pools[name]!)
+        case .process(let name, let verb): return try process(request, pool: pools[name]!, verb: verb)
         }
     }
 
+    /// OIP model metadata, and `task`: "classify" or "embed" (what `/v1/models/NAME/TASK` does).
     private func metadata(_ pool: ModelPool) -> [String: Any] {
-        [
-            "name": pool.name, "versions": ["1"], "platform": "tflite_\(pool.kind)",
+        let output = pool.output
+        return [
+            "name": pool.name, "versions": ["1"], "platform": "tflite_\(pool.kind)", "task": pool.verb,
             "inputs": [["name": "image", "datatype": "BYTES", "shape": [-1]]],
-            "outputs": [["name": InferenceResponse.outputName, "datatype": "BYTES", "shape": [-1]]],
+            "outputs": [["name": output.name, "datatype": output.datatype, "shape": output.width.map { [-1, $0] } ?? [-1]]],
         ]
     }
 
@@ -98,15 +102,19 @@ final class RequestHandler: HTTPExchangeHandler {
             body: request.body, headerLength: request.head.header("inference-header-content-length"),
             maxImages: limits.maxImages)
         let names = inference.images.indices.map { "\(inference.inputName)[\($0)]" }
-        let results = try classify(
+        let results = try process(
             Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
             what: "Input '\(inference.inputName)', element")
-        return try InferenceResponse.response(model: pool.name, request: inference, results: results)
+        return try InferenceResponse.response(model: pool.name, output: pool.output, request: inference, results: results)
     }
 
-    /// `POST /v1/models/NAME/classify`: an `image/*` body, or multipart form files (parts with
-    /// a file name); the CLI's JSON object per image, in a JSON array.
-    private func classify(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
+    /// `POST /v1/models/NAME/classify` (or `/embed` for an embedder): an `image/*` body, or
+    /// multipart form files (parts with a file name); the CLI's JSON object per image, in a JSON array.
+    private func process(_ request: HTTPRequest, pool: ModelPool, verb: String) throws(HTTPError) -> HTTPResponse {
+        guard verb == pool.verb else {
+            throw HTTPError(
+                404, "Model '\(pool.name)' is a \(pool.kind): its route is /v1/models/\(pool.name)/\(pool.verb), not /\(verb).")
+        }
         let parameters = try ParameterParsing.parameters(query: request.head.query)
         let contentType = request.head.header("content-type")?.lowercased() ?? ""
         let images: [(String, Data)]
@@ -124,37 +132,47 @@ final class RequestHandler: HTTPExchangeHandler {
         guard images.count <= limits.maxImages else {
             throw .badRequest("The request has \(images.count) images; at most \(limits.maxImages) are allowed.")
         }
-        let results = try self.classify(images, parameters: parameters, pool: pool, what: "Image")
-        let array = results.map(\.record)
-        var body = Data("[".utf8)
-        body.append(Data(array.joined(separator: Data(",".utf8))))
-        body.append(Data("]".utf8))
+        let results = try self.process(images, parameters: parameters, pool: pool, what: "Image")
+        let body = Data("[\(results.map(\.record).joined(separator: ","))]".utf8)
         return HTTPResponse(status: 200, contentType: "application/json", body: body)
     }
 
-    /// Classifies the images with one classifier of the pool; the first image that fails fails
-    /// the request with its index.
-    private func classify(
-        _ images: [(name: String, data: Data)], parameters: ClassificationParameters, pool: ModelPool, what: String
-    ) throws(HTTPError) -> [ClassifiedImage] {
+    /// Processes the images with one instance of the pool; the first image that fails fails
+    /// the request with its index and the status for its error (`status(for:)`).
+    private func process(
+        _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String
+    ) throws(HTTPError) -> [ServedImage] {
         let start = ContinuousClock.now
         defer {
             let elapsed = ContinuousClock.now - start
             metrics.recordInference(
                 model: pool.name, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
         }
-        return try pool.withClassifier(timeout: limits.requestTimeoutSeconds) { classifier throws(HTTPError) in
-            if let problem = classifier.problem(with: parameters) { throw .badRequest(problem) }
-            var results: [ClassifiedImage] = []
+        return try pool.withInstance(timeout: limits.requestTimeoutSeconds) { instance throws(HTTPError) in
+            if let problem = instance.problem(with: parameters) { throw .badRequest(problem) }
+            var results: [ServedImage] = []
             for (index, image) in images.enumerated() {
                 guard !image.data.isEmpty else { throw .badRequest("\(what) \(index) is empty.") }
-                do throws(ImageFailure) {
-                    results.append(try classifier.classify(image.data, name: image.name, parameters: parameters))
+                do throws(TasksError) {
+                    results.append(try instance.serve(image.data, name: image.name, parameters: parameters))
                 } catch {
-                    throw .badRequest("\(what) \(index): \(error.message)")
+                    throw HTTPError(Self.status(for: error), "\(what) \(index): \(error.recordMessage)")
                 }
             }
             return results
+        }
+    }
+
+    /// The HTTP status of an image's error: 422 for an output the model cannot give as a finite
+    /// number (outOfRange, the command line's OUT_OF_RANGE: the same image would fail again on
+    /// any replica, so not a 5xx that load balancers retry), 500 for the server's own failures
+    /// (internal, unknown), 400 for the rest (an image that cannot be decoded, an option the
+    /// model refuses).
+    static func status(for error: TasksError) -> Int {
+        switch error.code {
+        case .outOfRangeError: 422
+        case .internalError, .unknownError: 500
+        default: 400
         }
     }
 }

@@ -9,7 +9,8 @@ enum Route: Equatable {
     case modelMetadata(String)
     case modelReady(String)
     case infer(String)
-    case classify(String)
+    /// `POST /v1/models/NAME/VERB`: the command line's records (VERB: classify or embed).
+    case process(String, verb: String)
 
     /// The label for metrics.
     var label: String {
@@ -19,14 +20,14 @@ enum Route: Equatable {
         case .live, .ready, .modelReady: "health"
         case .serverMetadata, .modelList, .modelMetadata: "metadata"
         case .infer: "infer"
-        case .classify: "classify"
+        case .process(_, let verb): verb
         }
     }
 
     /// The method the route answers.
     var method: String {
         switch self {
-        case .infer, .classify: "POST"
+        case .infer, .process: "POST"
         default: "GET"
         }
     }
@@ -45,8 +46,8 @@ enum Route: Equatable {
         case ["v2"]: self = .serverMetadata
         case ["v1", "models"]: self = .modelList
         case let parts where parts.count >= 3 && parts[0] == "v1" && parts[1] == "models":
-            guard parts.count == 4, parts[3] == "classify" else { return nil }
-            self = .classify(parts[2])
+            guard parts.count == 4, Self.verbs.contains(parts[3]) else { return nil }
+            self = .process(parts[2], verb: parts[3])
         case let parts where parts.count >= 3 && parts[0] == "v2" && parts[1] == "models":
             var rest = Array(parts.dropFirst(3))
             // The one version a model has is 1 (as its metadata says); another matches nothing.
@@ -64,10 +65,13 @@ enum Route: Equatable {
         }
     }
 
+    /// The verbs of the v1 routes: a model answers the one of its task (`ServedTask.verb`).
+    static let verbs: Set<String> = ["classify", "embed"]
+
     /// The model the route is about, if any.
     var model: String? {
         switch self {
-        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .classify(let name): name
+        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _): name
         default: nil
         }
     }

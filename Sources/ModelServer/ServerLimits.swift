@@ -1,3 +1,5 @@
+import ImageTasks
+
 /// The server's limits; the defaults are the documented ones (README "Serving").
 package struct ServerLimits: Sendable {
     /// Request body bytes at most (413 above).
@@ -33,16 +35,14 @@ package struct ServerConfiguration: Sendable {
     package init() {}
 }
 
-/// A model to serve: its name, kind and classifiers (the pool, created by the caller).
+/// A model to serve: its name and its instances (the pool, loaded by the caller; all of one task).
 package struct ServedModel: Sendable {
     package var name: String
-    /// "classifier" or "labeler".
-    package var kind: String
-    package var classifiers: [any ImageClassifying]
+    package var instances: [any ServedTask]
 
-    package init(name: String, kind: String, classifiers: [any ImageClassifying]) {
+    package init(name: String, instances: [any ServedTask]) {
+        precondition(!instances.isEmpty, "a served model needs an instance")
         self.name = name
-        self.kind = kind
-        self.classifiers = classifiers
+        self.instances = instances
     }
 }

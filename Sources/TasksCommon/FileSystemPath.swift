@@ -3,17 +3,19 @@
 /// Linux file names are any bytes but "/" and NUL; `String` and Foundation's `URL` replace
 /// invalid UTF-8 with U+FFFD, after which the file cannot be opened. This keeps the bytes for
 /// the system calls and shows them readably (`description`) in messages and output.
-package struct FileSystemPath: Sendable, Hashable, CustomStringConvertible {
+/// `MPImage(contentsOfFile:)` and ML Kit's `VisionImage(contentsOfFile:)` take one; not in
+/// MediaPipe or ML Kit, whose paths are `String`s (Apple's file systems require UTF-8 names).
+public struct FileSystemPath: Sendable, Hashable, CustomStringConvertible {
     /// The path's bytes, without a terminating NUL.
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
 
     /// The path spelled by `string` (its UTF-8 bytes).
-    package init(_ string: String) {
+    public init(_ string: String) {
         bytes = Array(string.utf8)
     }
 
     /// The path made of `bytes` (no NUL inside).
-    package init(bytes: [UInt8]) {
+    public init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
@@ -34,7 +36,7 @@ package struct FileSystemPath: Sendable, Hashable, CustomStringConvertible {
     package var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
 
     /// The path as text: valid UTF-8 as it is, each byte of an invalid sequence as `\xNN`.
-    package var description: String {
+    public var description: String {
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         var text = ""
         var parser = Unicode.UTF8.ForwardParser()

@@ -17,7 +17,7 @@ public enum ImageDecoding: Sendable, Equatable {
 
     /// The reduced decoding for `orientation` (the override, or nil for the file's own).
     /// - Throws: `TasksError` invalidArgument for a region outside [0, 1] or a size below 1.
-    func reduction(orientation: ImageOrientation?) throws -> ReducedDecoding? {
+    func reduction(orientation: ImageOrientation?) throws(TasksError) -> ReducedDecoding? {
         guard case let .fast(size, region) = self else { return nil }
         guard size.width >= 1, size.height >= 1, size.width <= 1e6, size.height <= 1e6 else {
             throw TasksError.invalidArgument(

@@ -67,7 +67,20 @@ public struct MPImage: Sendable {
     /// Decodes a JPEG, PNG or WebP file at a path, opened as given (relative to the current
     /// directory; errors name it as given). See `init(contentsOf:orientation:decoding:)`.
     public init(contentsOfFile path: String, orientation: ImageOrientation? = nil, decoding: ImageDecoding = .exact) throws {
-        let decoded = try ImageDecoder.decode(file: FileSystemPath(path), reduced: decoding.reduction(orientation: orientation))
+        try self.init(contentsOfFile: FileSystemPath(path), orientation: orientation, decoding: decoding)
+    }
+
+    /// Decodes a JPEG, PNG or WebP file at a byte path, whose name need not be UTF-8 (Linux
+    /// file names are any bytes; a `String` or `URL` would replace the invalid ones). Not in
+    /// MediaPipe. See `init(contentsOf:orientation:decoding:)`.
+    /// - Throws: `TasksError` as `init(contentsOf:orientation:decoding:)`, naming the path as
+    ///   `FileSystemPath.description` shows it.
+    public init(
+        contentsOfFile path: FileSystemPath, orientation: ImageOrientation? = nil, decoding: ImageDecoding = .exact
+    )
+        throws(TasksError)
+    {
+        let decoded = try ImageDecoder.decode(file: path, reduced: decoding.reduction(orientation: orientation))
         self.pixels = decoded.pixels
         self.orientation = orientation ?? decoded.exifOrientation
     }

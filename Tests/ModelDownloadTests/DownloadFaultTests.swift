@@ -32,7 +32,7 @@ enum DownloadFault: String, CaseIterable, Sendable {
     /// Breaks the server or publishes a broken version 2.
     func apply(to fixture: DownloadFixture) throws {
         let server = fixture.server
-        let good = ModelServer.automlEntries()
+        let good = StaticModelHost.automlEntries()
         switch self {
         case .serverDown:
             server.stop()
@@ -67,13 +67,13 @@ enum DownloadFault: String, CaseIterable, Sendable {
         case .corruptModel:
             let garbage = server.folder.appendingPathComponent("garbage.tflite")
             try Data(repeating: 0x5A, count: 4096).write(to: garbage)
-            try publish(ModelServer.automlEntries(model: garbage), on: server)
+            try publish(StaticModelHost.automlEntries(model: garbage), on: server)
         case .indexNotJSON:
             try Data("<html>not an index</html>".utf8).write(to: server.root.appendingPathComponent("index.json"))
         }
     }
 
-    private func publish(_ entries: [[String: Any]], on server: ModelServer) throws {
+    private func publish(_ entries: [[String: Any]], on server: StaticModelHost) throws {
         try server.makeZip("flowers-v2.zip", entries)
         try server.publish(["flowers": ("flowers-v2.zip", 2, .automlZip)])
     }

@@ -9,7 +9,7 @@ import Testing
 /// download versions of one model. The suites using it are serialized: the manager is global.
 final class DownloadFixture: @unchecked Sendable {
     // @unchecked: used by one test at a time.
-    let server: ModelServer
+    let server: StaticModelHost
     let cache: URL
     let name: String
     var manager: ModelManager { ModelManager.modelManager() }
@@ -23,7 +23,7 @@ final class DownloadFixture: @unchecked Sendable {
     )
         throws
     {
-        server = try ModelServer()
+        server = try StaticModelHost()
         cache = try TestData.temporaryDirectory()
         self.name = name
         manager.modelSource = server.baseURL
@@ -37,7 +37,7 @@ final class DownloadFixture: @unchecked Sendable {
     /// Publishes the flowers export as `version` (zip `<name>-v<version>.zip`) with `labels`.
     func publishAutoML(version: Int, labels: [String] = AutoMLBundle.labels) throws {
         let file = "\(name)-v\(version).zip"
-        try server.makeZip(file, ModelServer.automlEntries(labels: labels))
+        try server.makeZip(file, StaticModelHost.automlEntries(labels: labels))
         try server.publish([name: (file, version, .automlZip)])
     }
 

@@ -40,7 +40,7 @@ final class AutoMLExportFolder {
 
     init() throws {
         folder = try TestData.temporaryDirectory()
-        for entry in ModelServer.automlEntries() {
+        for entry in StaticModelHost.automlEntries() {
             let target = folder.appendingPathComponent(entry["name"] as! String)
             if let file = entry["file"] as? String {
                 try FileManager.default.copyItem(atPath: file, toPath: target.path)

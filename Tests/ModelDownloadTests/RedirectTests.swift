@@ -15,7 +15,7 @@ extension ModelManagerSuites {
             #expect(await fixture.download() == .succeeded)
             let before = try #require(fixture.installed)
 
-            let other = try ModelServer()
+            let other = try StaticModelHost()
             try fixture.publishAutoML(version: 2)
             try FileManager.default.copyItem(
                 at: fixture.server.root.appendingPathComponent("flowers-v2.zip"),

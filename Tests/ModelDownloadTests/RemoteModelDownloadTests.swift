@@ -55,7 +55,7 @@ extension ModelManagerSuites {
         /// A name the index lacks: notFound naming the index and what it lists; nothing left in the cache.
         @Test func unknownNameFailsAndLeavesNothing() async throws {
             let fixture = try DownloadFixture(name: "tulips-only")
-            try fixture.server.makeZip("flowers-v1.zip", ModelServer.automlEntries())
+            try fixture.server.makeZip("flowers-v1.zip", StaticModelHost.automlEntries())
             try fixture.server.publish(["flowers": ("flowers-v1.zip", 1, .automlZip)])
             let event = await fixture.download()
             let index = fixture.server.baseURL.appendingPathComponent("index.json").absoluteString

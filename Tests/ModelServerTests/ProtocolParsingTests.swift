@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import Testing
 
 @testable import ModelServer
@@ -11,7 +12,8 @@ struct ProtocolParsingTests {
         ("/v2", .serverMetadata), ("/v1/models", .modelList), ("/v2/models/m", .modelMetadata("m")),
         ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
         ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
-        ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .classify("m")),
+        ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .process("m", verb: "classify")),
+        ("/v1/models/m/embed", .process("m", verb: "embed")),
     ])
     func routes(path: String, route: Route) {
         #expect(Route(path: path) == route)
@@ -74,10 +76,10 @@ struct ProtocolParsingTests {
         let cat = RankedCategory(score: 0.5, index: 3, label: "cat")
         let dog = RankedCategory(score: 0.25, index: 4, label: "dog")
         let results = [
-            ClassifiedImage(record: Data("{}".utf8), ranked: [cat, dog]),
-            ClassifiedImage(record: Data("{}".utf8), ranked: [cat]),
+            ServedImage(record: "{}", ranked: [cat, dog]),
+            ServedImage(record: "{}", ranked: [cat]),
         ]
-        let response = try InferenceResponse.response(model: "m", request: request, results: results)
+        let response = try InferenceResponse.response(model: "m", output: .records, request: request, results: results)
         let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
         return try #require((json["outputs"] as? [[String: Any]])?.first)
     }
@@ -158,7 +160,7 @@ struct ProtocolParsingTests {
         ("::ffff:127.0.0.1", false), ("", false),
     ])
     func loopbackHosts(host: String, loopback: Bool) {
-        #expect(ModelServer.isLoopback(host) == loopback)
+        #expect(InferenceServer.isLoopback(host) == loopback)
     }
 
     @Test func theTokenMustMatchExactly() throws {

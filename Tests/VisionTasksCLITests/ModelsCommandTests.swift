@@ -7,14 +7,14 @@ import Testing
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct ModelsCommandTests {
     final class Site {
-        let server: ModelServer
+        let server: StaticModelHost
         let cache: URL
         var environment: [String: String] {
             ["VISION_TASKS_MODEL_CACHE": cache.path, "VISION_TASKS_MODEL_SOURCE": server.baseURL.absoluteString]
         }
 
         init() throws {
-            server = try ModelServer()
+            server = try StaticModelHost()
             cache = try TestData.temporaryDirectory()
             try server.makeZip(
                 "flowers.zip",
@@ -74,7 +74,7 @@ struct ModelsCommandTests {
     /// A bundle that no download could install is not published (the index is not written), and
     /// files that are not bundles are skipped with a warning; extensions match in any case.
     @Test func indexPublishesOnlyBundlesThatInstall() async throws {
-        let server = try ModelServer()
+        let server = try StaticModelHost()
         let root = server.root
         try Data("a readme".utf8).write(to: root.appendingPathComponent("README.txt"))
         try FileManager.default.copyItem(

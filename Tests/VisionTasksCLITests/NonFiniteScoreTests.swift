@@ -102,3 +102,31 @@ struct NonFiniteFrameScoreTests {
         let error: ImageOutcome.Failure
     }
 }
+
+/// The same model served: the image's error is OUT_OF_RANGE with the command line's message,
+/// answered 422 (not a 400 about JSON encoding, not an empty object).
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct NonFiniteServedScoreTests {
+    @Test(arguments: ["/v1/models/inf/classify", "/v2/models/inf/infer"])
+    func servedInfiniteScoresAreOutOfRange(path: String) async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try NonFiniteScoreTests.infiniteScoreModel(in: folder)
+        let cli = try await VisionTasksTool.run(["classify", "--model", model, "--format", "json", Fixture.burger])
+        let cliMessage = try #require(try cli.jsonOutcomes().first?.error?.message, "\(cli)")
+        let server = try await ServerProcess(["--model", "inf=\(model)"])
+        let image = try Data(contentsOf: URL(fileURLWithPath: Fixture.burger))
+        let reply =
+            path.hasPrefix("/v1")
+            ? try await server.request("POST", path, body: image, headers: ["Content-Type": "image/jpeg"])
+            : try await server.request(
+                "POST", path,
+                body: Data(
+                    #"{"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["\#(image.base64EncodedString())"]}]}"#
+                        .utf8))
+        #expect(reply.status == 422, "\(reply.text)")
+        let place = path.hasPrefix("/v1") ? "Image 0" : "Input 'image', element 0"
+        #expect(reply.error == "\(place): \(cliMessage)", "\(reply.text)")
+        #expect(await server.terminate() == 0)
+    }
+}

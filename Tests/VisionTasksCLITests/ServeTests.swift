@@ -484,7 +484,7 @@ struct ServeTests {
         #expect(reply.status == 200, "\(reply.text)")
         #expect((try Self.records(reply).first?["labels"] as? NSArray)?.isEqual(expected) == true, "\(reply.text)")
         let models = try await server.request("GET", "/v1/models").json as? [String: Any]
-        #expect((models?["models"] as? [[String: String]]) == [["name": "flowers", "kind": "labeler"]])
+        #expect((models?["models"] as? [[String: String]]) == [["name": "flowers", "kind": "labeler", "task": "classify"]])
         #expect(await server.terminate() == 0)
     }
 

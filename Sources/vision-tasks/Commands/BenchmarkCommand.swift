@@ -1,5 +1,6 @@
 import ClassificationCore
 import Foundation
+import ImageTasks
 import Imaging
 import TasksCommon
 import VisionTasks

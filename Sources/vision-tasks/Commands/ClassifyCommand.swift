@@ -1,5 +1,5 @@
 import Foundation
-import Imaging
+import ImageTasks
 import TasksCommon
 import VisionTasks
 
@@ -76,28 +76,11 @@ struct ClassifyCommand: ParsableCommand {
             else { return 1 }
             run.report = opened
         }
-        return run.run { workers in
+        let processing = imageProcessing.processing(decoding: decoding)
+        return run.run { workers throws(TasksError) in
             let options = self.classifier.options(mode: .image)
             if workers > 1 && !threadsGiven { options.baseOptions.threadCount = 1 }
-            let classifier = try ImageClassifier(options: options)
-            let reduced =
-                decoding == .exact
-                ? nil
-                : ReducedDecoding(
-                    width: Int(classifier.inputImageSize.width), height: Int(classifier.inputImageSize.height),
-                    region: try RegionOfInterest(iOSRect: imageProcessing.regionOfInterest),
-                    orientation: imageProcessing.orientation)
-            return { path in
-                do {
-                    let decoded = try ImageDecoder.decode(file: path, reduced: reduced)
-                    let image = MPImage(
-                        pixels: decoded.pixels, orientation: imageProcessing.orientation ?? decoded.exifOrientation)
-                    let result = try classifier.classify(image: image, regionOfInterest: imageProcessing.regionOfInterest)
-                    return .classifications(result.classificationResult.classifications)
-                } catch {
-                    return .error(TasksError.wrapping(error, subject: .file(path.description)))
-                }
-            }
+            return try ClassificationTask(options: options, processing: processing)
         }
     }
 }

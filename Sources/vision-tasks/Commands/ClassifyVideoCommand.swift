@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import TasksCommon
 import VideoInput
 import VisionTasks
@@ -95,19 +96,12 @@ struct ClassifyVideoCommand: ParsableCommand {
         var sampler = sampling.sampler
         var spans = CategorySpans()
         var status: Int32 = 0
-        var last: Int?
-        var repeated = 0
+        var timestamps = FrameTimestamps(.skip)
         var progressLine = ProgressLine(total: facts.durationInMilliseconds, requested: progress)
         var classified = 0
         do throws(TasksError) {
             while let frame = reader.next() {
-                // Video mode needs increasing times; containers may repeat or reorder them, and
-                // frames less than 1 ms apart round to the same millisecond.
-                if let last, frame.timestampInMilliseconds <= last {
-                    repeated += 1
-                    continue
-                }
-                last = frame.timestampInMilliseconds
+                guard timestamps.admit(frame.timestampInMilliseconds) != nil else { continue }
                 guard sampler.take(frame.timestampInMilliseconds) else { continue }
                 let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
                 let outcome: Result<ImageClassifierResult, TasksError>
@@ -137,10 +131,10 @@ struct ClassifyVideoCommand: ParsableCommand {
         }
         progressLine.clear()
         // A failed read's error already counts the damaged packets.
-        if reader.end.failure == nil { Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: last) }
-        if repeated > 0 {
+        if reader.end.failure == nil { Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: timestamps.last) }
+        if timestamps.adjusted > 0 {
             StandardStreams.warn(
-                "warning: \(TableText.escaped(facts.url)): skipped \(repeated) frame(s) whose timestamp did not "
+                "warning: \(TableText.escaped(facts.url)): skipped \(timestamps.adjusted) frame(s) whose timestamp did not "
                     + "increase (repeated or reordered in the container, or less than 1 ms apart)")
         }
         printer.printSummary(spans.spans)

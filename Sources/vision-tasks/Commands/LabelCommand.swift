@@ -1,5 +1,6 @@
 import Foundation
 import ImageLabeling
+import ImageTasks
 import ModelDownloads
 import TasksCommon
 
@@ -114,7 +115,6 @@ struct LabelCommand: ParsableCommand {
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
         var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
-        run.csvColumns = .labels
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in
@@ -123,16 +123,7 @@ struct LabelCommand: ParsableCommand {
             else { return 1 }
             run.report = opened
         }
-        return run.run { _ in
-            let labeler = try ImageLabeler(options: labelerOptions)
-            return { path in
-                do {
-                    return .labels(try labeler.results(in: VisionImage(contentsOfFile: path)))
-                } catch {
-                    return .error(TasksError.wrapping(error, subject: .file(path.description)))
-                }
-            }
-        }
+        return run.run { _ throws(TasksError) in try LabelingTask(options: labelerOptions) }
     }
 
     private var labelerOptions: CommonImageLabelerOptions {

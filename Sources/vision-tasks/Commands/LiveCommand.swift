@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ImageTasks
 import Synchronization
 import TasksCommon
 import VideoInput
@@ -119,12 +120,10 @@ struct LiveCommand: ParsableCommand {
 
     /// Sends frames until the end of the stream, an error, or Ctrl-C.
     private func feed(_ source: VideoSource, to classifier: ImageClassifier, interruption: Interruption) -> Int32 {
-        var last = Int.min
+        var timestamps = FrameTimestamps(.bump)
         do {
             while !interruption.requested, let frame = try source.nextFrame() {
-                // Live sources may repeat a timestamp; MediaPipe needs them strictly increasing.
-                let timestamp = max(frame.timestampInMilliseconds, last == .min || last == .max ? last : last + 1)
-                last = timestamp
+                guard let timestamp = timestamps.admit(frame.timestampInMilliseconds) else { continue }
                 let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
                 try classifier.classifyAsync(
                     image: image, timestampInMilliseconds: timestamp,

@@ -1,4 +1,6 @@
 import Foundation
+import ImageTasks
+import TasksCommon
 
 /// How classify and label go through many images: workers (`--jobs`), a list of paths read as
 /// it arrives (`--files-from`, `-0`), a deterministic share of the images (`--shard`), skipping
@@ -31,7 +33,9 @@ struct BatchOptionGroup: ParsableArguments {
         help: "Take only the images whose path hashes to bucket I of N (0 <= I < N; FNV-1a of the path's bytes): the "
             + "workers 0/N ... N-1/N of an indexed job share the images, disjoint and complete.",
         default: nil
-    ) { text throws(UsageError) in try Shard(text) }
+    ) { text throws(UsageError) in
+        do throws(TasksError) { return try Shard(text) } catch { throw UsageError(error.reason) }
+    }
     static let resume = Option<String?>(
         name: "resume", valueName: "OUT.jsonl",
         help: "Skip the images that OUT.jsonl (an earlier run's jsonl output; missing: nothing to skip) has a result "

@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import Imaging
 import VisionTasks
 
@@ -25,6 +26,11 @@ struct ImageProcessingOptionGroup: ParsableArguments {
     init(_ parsed: ParsedArguments) throws(UsageError) {
         regionOfInterest = try parsed.value(Self.regionOfInterest) ?? .zero
         orientation = try parsed.value(Self.rotation)
+    }
+
+    /// The task layer's settings for a run, with `decoding` (`--decode`).
+    func processing(decoding: DecodingMode) -> ImageProcessing {
+        ImageProcessing(regionOfInterest: regionOfInterest, orientation: orientation, fastDecoding: decoding == .fast)
     }
 
     /// "X,Y,W,H" as a rectangle, checked as MediaPipe checks a region (`RegionOfInterest`).

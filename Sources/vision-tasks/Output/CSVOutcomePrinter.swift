@@ -1,9 +1,9 @@
 import Foundation
+import ImageTasks
 import TasksCommon
-import VisionTasks
 
-/// Prints the outcomes of classify and label as CSV (`--format csv`), as each image is done:
-/// a header, then one record per image and category (classify) or label (label).
+/// Prints the outcomes of classify, label and embed as CSV (`--format csv`), as each image is
+/// done: a header, then the output's records (`PrintableOutput.csvRecords`).
 ///
 /// classify: `image,headIndex,headName,rank,index,categoryName,displayName,score,error`;
 /// label: `image,rank,index,text,confidence,error`. `rank` counts from 1 (best first); absent
@@ -13,56 +13,24 @@ import VisionTasks
 /// filled, so that every image appears. An image that failed is one record with only `image`
 /// and `error` ("CODE: message") filled, and is also reported on stderr as the table format
 /// does.
-struct CSVOutcomePrinter {
-    /// Which command's columns: classify's or label's.
-    enum Columns {
-        case classifications
-        case labels
+struct CSVOutcomePrinter<Output: PrintableOutput> {
+    /// The header record's fields.
+    static var header: [String] { ["image"] + Output.csvColumns + ["error"] }
 
-        /// The header record's fields.
-        var header: [String] {
-            switch self {
-            case .classifications:
-                ["image", "headIndex", "headName", "rank", "index", "categoryName", "displayName", "score", "error"]
-            case .labels: ["image", "rank", "index", "text", "confidence", "error"]
-            }
-        }
-    }
-
-    let columns: Columns
     private var printedHeader = false
 
-    init(columns: Columns) {
-        self.columns = columns
-    }
-
     /// Prints one image's records (and the header before the first).
-    mutating func add(_ outcome: ImageOutcome) {
+    mutating func add(_ outcome: ImageOutcome<Output>) {
         let image = outcome.path.description
-        let width = columns.header.count
+        let width = Self.header.count
         if !printedHeader {
             printedHeader = true
-            StandardStreams.emit(CSVText.record(columns.header))
+            StandardStreams.emit(CSVText.record(Self.header))
         }
-        switch outcome.payload {
-        case .classifications(let heads):
-            for head in heads {
-                let headFields = [image, String(head.headIndex), head.headName ?? ""]
-                if head.categories.isEmpty { emit(headFields, width: width) }
-                for (rank, category) in head.categories.enumerated() {
-                    emit(
-                        headFields + [
-                            String(rank + 1), String(category.index), category.categoryName ?? "",
-                            category.displayName ?? "", String(category.score),
-                        ], width: width)
-                }
-            }
-        case .labels(let labels):
-            if labels.isEmpty { emit([image], width: width) }
-            for (rank, label) in labels.enumerated() {
-                emit([image, String(rank + 1), String(label.index), label.text, String(label.confidence)], width: width)
-            }
-        case .error(let error):
+        switch outcome.result {
+        case .success(let output):
+            for fields in output.csvRecords { emit([image] + fields, width: width) }
+        case .failure(let error):
             StandardStreams.warn("\(TableText.escaped(image)): error: \(ErrorText.describe(error))")
             emit(
                 [image] + Array(repeating: "", count: width - 2) + ["\(error.code.statusName): \(ErrorText.message(error))"],

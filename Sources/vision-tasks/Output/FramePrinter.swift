@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import TasksCommon
 import VisionTasks
 
@@ -22,7 +23,7 @@ struct FramePrinter: Sendable {
         switch outcome {
         case .success(let result):
             let heads = result.classificationResult.classifications
-            failure = ScoreCheck.error(in: heads)
+            failure = ClassificationOutput(heads: heads).failure
             if failure == nil {
                 classified = result
                 if format == .table { StandardStreams.emit(Self.tableLine(heads, timestamp: timestamp)) }
@@ -74,7 +75,7 @@ struct FramePrinter: Sendable {
     /// A frame's table line: the timestamp right-aligned in 8 columns, then the first head's categories.
     private static func tableLine(_ heads: [Classifications], timestamp: Int) -> String {
         let categories = (heads.first?.categories ?? []).map {
-            "\($0.index) \(TableText.escaped($0.displayName ?? $0.categoryName ?? "")) \(OutcomePrinter.score($0.score))"
+            "\($0.index) \(TableText.escaped($0.displayName ?? $0.categoryName ?? "")) \(TableText.score($0.score))"
         }
         let time = String(repeating: " ", count: max(0, 8 - String(timestamp).count)) + "\(timestamp) ms"
         return

@@ -45,4 +45,9 @@ enum TableText {
             return String(line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)])
         }
     }
+
+    /// A score with five decimals, as the tables show it.
+    static func score(_ value: Float) -> String {
+        String(format: "%.5f", value)
+    }
 }

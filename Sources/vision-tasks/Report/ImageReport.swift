@@ -1,9 +1,9 @@
-import ImageLabeling
+import ImageTasks
 import Imaging
 import TasksCommon
 import VisionTasks
 
-/// The HTML report of classify and label (`--report FILE.html`): a card per image with its
+/// The HTML report of classify, label and embed (`--report FILE.html`): a card per image with its
 /// thumbnail and its categories (or labels) as bars, or the error in words; at the end a
 /// summary with the counts per top category and the images per second.
 ///
@@ -43,25 +43,16 @@ final class ImageReport {
     }
 
     /// Writes one image's card.
-    func add(_ outcome: ImageOutcome) {
+    func add<Output: PrintableOutput>(_ outcome: ImageOutcome<Output>) {
         images += 1
         let path = outcome.path.description
         let body: String
-        switch outcome.payload {
-        case .classifications(let heads):
-            count(top: heads.first?.categories.first.map(Self.name) ?? "(no category)")
-            body = heads.map { head in
-                let title =
-                    heads.count > 1
-                    ? "<h3>head \(head.headIndex)\(head.headName.map { " · " + HTMLText.shown($0) } ?? "")</h3>" : ""
-                let bars = head.categories.map { ReportPage.Bar(name: Self.name($0), score: $0.score, index: $0.index) }
-                return title + ReportPage.bars(bars, empty: "No category at or above the score threshold.")
-            }.joined()
-        case .labels(let labels):
-            count(top: labels.first?.text ?? "(no label)")
-            let bars = labels.map { ReportPage.Bar(name: $0.text, score: $0.confidence, index: $0.index) }
-            body = ReportPage.bars(bars, empty: "No label at or above the confidence threshold.")
-        case .error(let error):
+        switch outcome.result {
+        case .success(let output):
+            let card = output.reportCard
+            count(top: card.summaryName)
+            body = card.body
+        case .failure(let error):
             failures += 1
             body = ReportPage.error(error, what: "Failed")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import Imaging
 import TasksCommon
 import VisionTasks
@@ -46,7 +47,7 @@ final class VideoReport {
         let failure: TasksError
         switch outcome {
         case .success(let result):
-            if let error = ScoreCheck.error(in: result.classificationResult.classifications) {
+            if let error = ClassificationOutput(heads: result.classificationResult.classifications).failure {
                 failure = error
             } else {
                 let before = spans.spans.count

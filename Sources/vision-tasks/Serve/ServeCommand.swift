@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import ModelServer
 import TasksCommon
 import VisionTasks
@@ -100,7 +101,7 @@ struct ServeCommand: ParsableCommand {
         configuration.host = try parsed.value(Self.host)
         configuration.port = UInt16(try parsed.value(Self.port))
         configuration.tokenFile = try parsed.value(Self.tokenFile)
-        if !ModelServer.isLoopback(configuration.host), configuration.tokenFile == nil, !parsed.isSet(Self.insecure) {
+        if !InferenceServer.isLoopback(configuration.host), configuration.tokenFile == nil, !parsed.isSet(Self.insecure) {
             throw UsageError(
                 "--host \(configuration.host) is not a loopback address: give --token-file, or --insecure to serve without a token"
             )
@@ -137,9 +138,9 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         guard let models = loadModels() else { return 1 }
-        let server: ModelServer
+        let server: InferenceServer
         do {
-            server = try ModelServer(configuration: configuration, models: models)
+            server = try InferenceServer(configuration: configuration, models: models)
         } catch {
             StandardStreams.warn("error: \(error.message)")
             return 1
@@ -150,26 +151,27 @@ struct ServeCommand: ParsableCommand {
         return 0
     }
 
-    /// Every model's pool, or nil after reporting the first that failed to load.
+    /// Every model's instances, or nil after reporting the first that failed to load.
     private func loadModels() -> [ServedModel]? {
         var models: [ServedModel] = []
         for (name, path) in classifiers {
-            guard let pool = pool({ try ServedClassifier(path: path, threads: threads, locale: locale) }) else { return nil }
-            models.append(ServedModel(name: name, kind: "classifier", classifiers: pool))
+            guard let pool = pool({ () throws(TasksError) in try ServedClassifier(path: path, threads: threads, locale: locale) })
+            else { return nil }
+            models.append(ServedModel(name: name, instances: pool))
         }
         for (name, manifest) in labelers {
-            guard let pool = pool({ try ServedLabeler(manifest: manifest) }) else { return nil }
-            models.append(ServedModel(name: name, kind: "labeler", classifiers: pool))
+            guard let pool = pool({ () throws(TasksError) in try ServedLabeler(manifest: manifest) }) else { return nil }
+            models.append(ServedModel(name: name, instances: pool))
         }
         return models
     }
 
-    /// `workers` classifiers, or nil after reporting why the first could not be made.
-    private func pool(_ make: () throws -> any ImageClassifying) -> [any ImageClassifying]? {
-        var pool: [any ImageClassifying] = []
+    /// `workers` instances, or nil after reporting why the first could not be made.
+    private func pool(_ make: () throws(TasksError) -> any ServedTask) -> [any ServedTask]? {
+        var pool: [any ServedTask] = []
         for _ in 0..<workers {
-            guard let classifier = ModelLoading.load(verbose: verbose, make) else { return nil }
-            pool.append(classifier)
+            guard let instance = ModelLoading.load(verbose: verbose, make) else { return nil }
+            pool.append(instance)
         }
         return pool
     }

@@ -1,3 +1,4 @@
+import ImageTasks
 import TasksCommon
 
 /// Creates a classifier or labeler the way every command does: quietly unless `--verbose`
@@ -11,13 +12,5 @@ enum ModelLoading {
             StandardStreams.reportError(TasksError.wrapping(error))
             return nil
         }
-    }
-}
-
-extension TasksError {
-    /// `error` when it is a `TasksError` (the libraries throw only these), else an unknown
-    /// error with its description, naming `subject`.
-    static func wrapping(_ error: any Error, subject: Subject? = nil) -> TasksError {
-        error as? TasksError ?? TasksError(.unknownError, "\(error)", subject: subject)
     }
 }

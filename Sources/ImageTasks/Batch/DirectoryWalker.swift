@@ -10,15 +10,15 @@ import TasksCommon
 /// A folder that cannot be read (no permission, a path longer than PATH_MAX, ...) is an
 /// `ImageInput.unreadable` entry: reported, never skipped. Entries are sorted by their path's
 /// bytes.
-enum DirectoryWalker {
+package enum DirectoryWalker {
     /// The extensions searched for, lower-cased.
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+    package static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
     /// How messages call what the walk reads (`FileReader`'s messages for a failed call).
     private static let folderKind = FileKind(noun: "folder", maximumByteCount: .max)
 
     /// The images under `root`, and the folders under it that could not be read.
-    static func images(under root: FileSystemPath) -> [ImageInput] {
+    package static func images(under root: FileSystemPath) -> [ImageInput] {
         var found: [ImageInput] = []
         walk(root, into: &found)
         return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }

@@ -2,7 +2,7 @@ import Foundation
 import ModelDownloads
 import TestSupport
 
-extension ModelServer {
+extension StaticModelHost {
     /// Publishes `index.json` listing `entries` (name -> file in the served folder, version, kind),
     /// with each file's real size and SHA-256 unless `sha256` overrides it.
     func publish(_ entries: [String: (file: String, version: Int, kind: ModelIndex.Kind)], sha256: String? = nil) throws {

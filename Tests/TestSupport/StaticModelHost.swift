@@ -2,7 +2,7 @@ import Foundation
 
 /// `model_server.py serve` on 127.0.0.1 at a port the OS picks, serving `root`; stopped by `stop()`
 /// or when released. Faults are set per path with `inject`; every request is counted.
-public final class ModelServer: @unchecked Sendable {
+public final class StaticModelHost: @unchecked Sendable {
     // @unchecked: the process and pipe are used by the creating test only.
     public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "model_server.py")

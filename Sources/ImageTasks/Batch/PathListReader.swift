@@ -6,12 +6,12 @@ import TasksCommon
 ///
 /// Entries are bytes (names need not be UTF-8); empty entries are skipped; a last entry without
 /// its terminator counts at the end of the input.
-final class PathListReader {
+package final class PathListReader {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let separator: UInt8
     /// What the list is called in messages.
-    let name: String
+    package let name: String
     /// Bytes read and not yet returned start at `start`; `scanned` bytes from there hold no separator.
     private var buffer: [UInt8] = []
     private var start = 0
@@ -22,7 +22,7 @@ final class PathListReader {
     /// Opens `path` ("-": standard input).
     /// - Parameter nullSeparated: entries end with NUL bytes instead of newlines.
     /// - Throws: `TasksError` naming the file when it cannot be opened.
-    init(path: String, nullSeparated: Bool) throws(TasksError) {
+    package init(path: String, nullSeparated: Bool) throws(TasksError) {
         separator = nullSeparated ? 0 : UInt8(ascii: "\n")
         if path == "-" {
             descriptor = 0
@@ -47,7 +47,7 @@ final class PathListReader {
     /// The next entry, waiting for it to arrive; nil at the end of the input.
     /// The corresponding C function is `read`.
     /// - Throws: `TasksError` when reading fails.
-    func next() throws(TasksError) -> FileSystemPath? {
+    package func next() throws(TasksError) -> FileSystemPath? {
         while true {
             if let end = buffer[(start + scanned)...].firstIndex(of: separator) {
                 let entry = Array(buffer[start..<end])

@@ -8,10 +8,10 @@ import TasksCommon
 /// record); images that failed are tried again, and a line cut short (a run killed while
 /// writing) or anything else that is not such a record is ignored. A missing file is an empty
 /// one (the first run of a job), so the same command can start and resume it.
-enum ResumeRecords {
+package enum ResumeRecords {
     /// The `image` members of the successful records in `path`.
     /// - Throws: `TasksError` naming the file when it exists but cannot be read.
-    static func completedImages(in path: String) throws(TasksError) -> Set<String> {
+    package static func completedImages(in path: String) throws(TasksError) -> Set<String> {
         let kind = FileKind(noun: "resume file", maximumByteCount: .max)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

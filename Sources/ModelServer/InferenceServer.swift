@@ -1,9 +1,9 @@
 import Foundation
 
-/// `vision-tasks serve`: an HTTP classification service speaking the KServe Open Inference
+/// The HTTP inference service behind `vision-tasks serve` speaking the KServe Open Inference
 /// Protocol v2 (REST, with the binary tensor data and classification extensions), a plain v1
 /// classify route, a web page, Prometheus metrics and an access log.
-package final class ModelServer: Sendable {
+package final class InferenceServer: Sendable {
     private let daemon: HTTPDaemon
     private let handler: RequestHandler
     private let limits: ServerLimits

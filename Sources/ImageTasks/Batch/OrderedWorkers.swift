@@ -8,7 +8,7 @@ import Foundation
 /// item, at most `window` items ahead of the next result to hand back (so that one slow image
 /// holds at most `window` finished results in memory), and the consumer takes results in order
 /// (`next`). Memory therefore stays bounded whatever the number of items.
-final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendable {
+package final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendable {
     // Everything below is guarded by `condition`, which is broadcast on every change.
     private let condition = NSCondition()
     private var waiting: [(number: Int, item: Item)] = []
@@ -26,7 +26,7 @@ final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendabl
     ///   - workers: one function per worker thread (each may own a classifier).
     ///   - window: how far ahead of the next result to hand back a worker may start an item (at
     ///     least the number of workers).
-    init(workers: [@Sendable (Item) -> Result], window: Int) {
+    package init(workers: [@Sendable (Item) -> Result], window: Int) {
         self.window = max(window, workers.count, 1)
         queueCapacity = max(workers.count, 1)
         runningWorkers = workers.count
@@ -41,7 +41,7 @@ final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendabl
     }
 
     /// Adds an item, waiting while the queue is full.
-    func submit(_ item: Item) {
+    package func submit(_ item: Item) {
         condition.lock()
         while waiting.count - waitingStart >= queueCapacity { condition.wait() }
         waiting.append((submitted, item))
@@ -51,7 +51,7 @@ final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendabl
     }
 
     /// Says that no more items will come.
-    func finishInput() {
+    package func finishInput() {
         condition.lock()
         inputEnded = true
         condition.broadcast()
@@ -60,7 +60,7 @@ final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendabl
 
     /// The next result in item order, waiting for it; nil once every item's result was handed back
     /// and the input ended.
-    func next() -> Result? {
+    package func next() -> Result? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -75,7 +75,7 @@ final class OrderedWorkers<Item: Sendable, Result: Sendable>: @unchecked Sendabl
     }
 
     /// Waits until every worker thread has returned (after the input ended and was all taken).
-    func waitForWorkers() {
+    package func waitForWorkers() {
         condition.lock()
         while runningWorkers > 0 { condition.wait() }
         condition.unlock()

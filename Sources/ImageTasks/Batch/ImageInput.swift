@@ -2,11 +2,11 @@ import TasksCommon
 
 /// One image to classify or label: a file, or a path the folder walk could not read (reported
 /// as that path's error, like an unreadable image).
-enum ImageInput: Equatable, Sendable {
+package enum ImageInput: Equatable, Sendable {
     case file(FileSystemPath)
     case unreadable(FileSystemPath, TasksError)
 
-    var path: FileSystemPath {
+    package var path: FileSystemPath {
         switch self {
         case .file(let path), .unreadable(let path, _): path
         }

@@ -3,12 +3,13 @@ import TasksCommon
 
 /// Expands the image arguments of classify and label: files as given, folders into the image
 /// files under them (`DirectoryWalker`).
-enum ImageFileList {
+package enum ImageFileList {
     /// Each argument as a file, or the images under it when it is a folder (a symbolic link to
     /// a folder is followed). A path that does not exist is kept, so that it is reported like
     /// any unreadable file.
-    /// - Throws: `UsageError` for a folder that holds no image file and nothing unreadable.
-    static func expand(_ arguments: [FileSystemPath]) throws(UsageError) -> [ImageInput] {
+    /// - Throws: `TasksError` invalidArgument naming a folder that holds no image file and
+    ///   nothing unreadable (`ImageSource.emptyFolderReason`).
+    package static func expand(_ arguments: [FileSystemPath]) throws(TasksError) -> [ImageInput] {
         var inputs: [ImageInput] = []
         for path in arguments {
             guard isFolder(path) else {
@@ -17,7 +18,7 @@ enum ImageFileList {
             }
             let found = DirectoryWalker.images(under: path)
             guard !found.isEmpty else {
-                throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(path.description))")
+                throw .invalidArgument(ImageSource.emptyFolderReason, subject: .file(path.description))
             }
             inputs += found
         }

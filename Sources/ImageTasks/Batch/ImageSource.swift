@@ -1,0 +1,94 @@
+import Glibc
+import TasksCommon
+
+/// The images of classify and label in order, from the arguments (folders already expanded) or
+/// from a list read as it arrives, keeping those of `--shard` and leaving out those `--resume`
+/// found done.
+package struct ImageSource {
+    package enum Origin {
+        case arguments([ImageInput])
+        case list(PathListReader)
+    }
+
+    package let origin: Origin
+    package let shard: Shard?
+    /// The `image` texts (`FileSystemPath.description`) to leave out.
+    package let completed: Set<String>
+
+    package init(origin: Origin, shard: Shard? = nil, completed: Set<String> = []) {
+        self.origin = origin
+        self.shard = shard
+        self.completed = completed
+    }
+
+    /// The images of a run: `images` (folders expanded) or, when `filesFrom` is given, the list
+    /// in that file ("-": standard input), with `shard` applied and the images `resume` (an
+    /// earlier run's jsonl output) has a result for left out.
+    /// - Throws: `TasksError` for a list or resume file that cannot be opened, or a folder
+    ///   argument without images (`emptyFolderReason`, naming the folder).
+    package init(
+        images: [FileSystemPath], filesFrom: String?, nullSeparated: Bool = false, shard: Shard? = nil,
+        resume: String? = nil
+    ) throws(TasksError) {
+        let origin: Origin =
+            if let filesFrom {
+                .list(try PathListReader(path: filesFrom, nullSeparated: nullSeparated))
+            } else {
+                .arguments(try ImageFileList.expand(images))
+            }
+        let completed = try resume.map { path throws(TasksError) in try ResumeRecords.completedImages(in: path) } ?? []
+        self.init(origin: origin, shard: shard, completed: completed)
+    }
+
+    /// Whether the images come from a list read as it arrives (`--files-from`).
+    package var isList: Bool {
+        if case .list = origin { return true }
+        return false
+    }
+
+    /// The images, when they are known in advance (not for a list).
+    package var knownCount: Int? {
+        guard case .arguments(let inputs) = origin else { return nil }
+        return inputs.count(where: keeps)
+    }
+
+    /// Calls `body` with each image in order; for a list, each as soon as its entry arrives (a
+    /// folder in the list stands for the images under it).
+    /// - Returns: the error that ended the reading of a list early, or nil.
+    package func forEach(_ body: (ImageInput) -> Void) -> TasksError? {
+        switch origin {
+        case .arguments(let inputs):
+            for input in inputs where keeps(input) { body(input) }
+            return nil
+        case .list(let reader):
+            do throws(TasksError) {
+                while let path = try reader.next() {
+                    for input in Self.expand(path) where keeps(input) { body(input) }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    private func keeps(_ input: ImageInput) -> Bool {
+        (shard?.contains(input.path) ?? true) && !completed.contains(input.path.description)
+    }
+
+    /// Why a folder given as an image source is refused.
+    package static let emptyFolderReason = "The folder holds no .jpg, .jpeg, .png or .webp file."
+
+    /// A list entry: the images under a folder (an error entry when it holds none), else the file.
+    package static func expand(_ path: FileSystemPath) -> [ImageInput] {
+        var status = stat()
+        guard path.withCString({ stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [.file(path)] }
+        let found = DirectoryWalker.images(under: path)
+        guard found.isEmpty else { return found }
+        return [
+            .unreadable(
+                path,
+                .invalidArgument(emptyFolderReason, subject: .file(path.description)))
+        ]
+    }
+}
