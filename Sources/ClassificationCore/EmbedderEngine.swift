@@ -87,4 +87,11 @@ package final class EmbedderEngine {
         }
         return embeddings
     }
+
+    /// Runs the model on the input as the last `embed` left it, and nothing else: LiteRT's own
+    /// time, to tell it from the pipeline's (as `ClassifierEngine.runModelOnly()`).
+    /// - Throws: `TasksError` when LiteRT fails to run the model.
+    package func runModelOnly() throws(TasksError) {
+        try runner.runModelOnly()
+    }
 }

@@ -67,16 +67,9 @@ extension ImageClassifier {
             guard let classifier = owner.object,
                 let delegate = receiver.object as? any ImageClassifierLiveStreamDelegate
             else { return }
-            switch outcome.result {
-            case .success(let result):
-                delegate.imageClassifier(
-                    classifier, didFinishClassification: result,
-                    timestampInMilliseconds: outcome.timestampInMilliseconds, error: nil)
-            case .failure(let error):
-                delegate.imageClassifier(
-                    classifier, didFinishClassification: nil,
-                    timestampInMilliseconds: outcome.timestampInMilliseconds, error: error)
-            }
+            delegate.imageClassifier(
+                classifier, didFinishClassification: outcome.value,
+                timestampInMilliseconds: outcome.timestampInMilliseconds, error: outcome.error)
         }
     }
 }

@@ -67,16 +67,9 @@ extension ImageEmbedder {
                 ImageEmbedderLiveStreamResult(timestampInMilliseconds: outcome.timestampInMilliseconds, result: outcome.result))
             guard let embedder = owner.object, let delegate = receiver.object as? any ImageEmbedderLiveStreamDelegate
             else { return }
-            switch outcome.result {
-            case .success(let result):
-                delegate.imageEmbedder(
-                    embedder, didFinishEmbedding: result, timestampInMilliseconds: outcome.timestampInMilliseconds,
-                    error: nil)
-            case .failure(let error):
-                delegate.imageEmbedder(
-                    embedder, didFinishEmbedding: nil, timestampInMilliseconds: outcome.timestampInMilliseconds,
-                    error: error)
-            }
+            delegate.imageEmbedder(
+                embedder, didFinishEmbedding: outcome.value, timestampInMilliseconds: outcome.timestampInMilliseconds,
+                error: outcome.error)
         }
     }
 }

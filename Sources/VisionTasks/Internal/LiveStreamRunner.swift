@@ -22,6 +22,14 @@ final class LiveStreamRunner<Output: Sendable>: Sendable {
         /// The frame's timestamp in milliseconds.
         let timestampInMilliseconds: Int
         let result: Result<Output, TasksError>
+
+        /// The result, or nil for an error (as the delegates take it).
+        var value: Output? { try? result.get() }
+        /// The error, or nil for a result.
+        var error: TasksError? {
+            guard case .failure(let error) = result else { return nil }
+            return error
+        }
     }
 
     private struct Flow {
