@@ -119,21 +119,7 @@ package struct ClassificationHead: Sendable {
     /// Writes the head's `categoryCount` scores, dequantized and calibrated, into `scores`
     /// (at least `categoryCount` elements; `bytes` holds the output tensor).
     func readScores(from bytes: UnsafeRawBufferPointer, into scores: UnsafeMutableBufferPointer<Float>) {
-        if let quantization, signedScores {
-            let zeroPoint = Float(quantization.zeroPoint), scale = quantization.scale
-            for index in 0..<categoryCount {
-                scores[index] = scale * (Float(Int8(bitPattern: bytes[index])) - zeroPoint)
-            }
-        } else if let quantization {
-            let zeroPoint = Float(quantization.zeroPoint), scale = quantization.scale
-            for index in 0..<categoryCount {
-                scores[index] = scale * (Float(bytes[index]) - zeroPoint)
-            }
-        } else {
-            for index in 0..<categoryCount {
-                scores[index] = bytes.load(fromByteOffset: index * 4, as: Float.self)
-            }
-        }
+        Dequantization.read(bytes, count: categoryCount, quantization: quantization, signed: signedScores, into: scores)
         calibrator?.calibrate(UnsafeMutableBufferPointer(rebasing: scores[0..<categoryCount]))
     }
 }

@@ -68,18 +68,16 @@ package struct LabelOverride: Sendable {
 
 /// The classification pipeline shared by `ImageClassifier` and the ML Kit image labeler:
 /// model contract checked at creation, then per image preprocessing straight into the input
-/// tensor, inference, and postprocessing of every head.
+/// tensor and inference (`ImageModelRunner`, shared with `EmbedderEngine`), and postprocessing
+/// of every head.
 ///
 /// Not `Sendable` and not reentrant (it owns LiteRT buffers); the task types serialize calls.
 package final class ClassifierEngine {
-    private let compiled: CompiledModel
-    private let input: ImageInputSpec
+    private let runner: ImageModelRunner
     package let heads: [ClassificationHead]
     private let postprocessor: ClassificationPostprocessor
     /// The model file, the subject of errors; nil for a model given in memory.
     private let subject: TasksError.Subject?
-    /// The preprocessing's tables and rows, kept from one image to the next.
-    private let preprocessing = PreprocessingBuffers()
     /// The scores and sort keys of the head being postprocessed.
     private let postprocessing: PostprocessingBuffers
 
@@ -90,17 +88,9 @@ package final class ClassifierEngine {
     package init(_ configuration: ClassifierConfiguration) throws(TasksError) {
         let asset = configuration.asset
         do throws(TasksError) {
-            let file = try TFLiteModelFile(bytes: asset.bytes)
-            let model = try Model(bytes: asset.bytes, environment: try Environment())
-            guard file.subgraphCount == 1 else {
-                throw .invalidArgument(
-                    "Image classification tflite models are assumed to have a single subgraph; "
-                        + "this one has \(file.subgraphCount).")
-            }
-            let subgraph = file.metadata?.subgraphs.first
-            input = try ImageInputSpec(inputs: model.inputs, metadata: subgraph?.inputTensors.first)
+            let loaded = try LoadedImageModel(bytes: asset.bytes, modelKind: "Image classification")
             var heads = try ClassifierEngine.heads(
-                model: model, subgraph: subgraph, files: file.associatedFiles,
+                model: loaded.model, subgraph: loaded.subgraph, files: loaded.file.associatedFiles,
                 locale: configuration.displayNamesLocale)
             if let override = configuration.labelOverride {
                 try ClassifierEngine.replaceLabels(of: &heads, with: override)
@@ -115,7 +105,7 @@ package final class ClassifierEngine {
             postprocessor = try ClassificationPostprocessor(
                 heads: heads, maxResults: configuration.maxResults, scoreThreshold: threshold,
                 allowlist: configuration.categoryAllowlist, denylist: configuration.categoryDenylist)
-            compiled = try CompiledModel(model: model, threadCount: configuration.threadCount)
+            runner = try ImageModelRunner(loaded, threadCount: configuration.threadCount, subject: asset.subject)
         } catch {
             throw asset.subject.map { error.naming($0) } ?? error
         }
@@ -164,7 +154,7 @@ package final class ClassifierEngine {
     }
 
     /// The model input's width and height in pixels.
-    package var inputSize: (width: Int, height: Int) { (input.width, input.height) }
+    package var inputSize: (width: Int, height: Int) { (runner.input.width, runner.input.height) }
 
     /// The score threshold the first head's metadata gives (ScoreThresholdingOptions), if any.
     package var metadataScoreThreshold: Float? { heads.first?.metadataScoreThreshold }
@@ -182,23 +172,12 @@ package final class ClassifierEngine {
         _ image: PixelImage, orientation: ImageOrientation,
         regionOfInterest: RegionOfInterest
     ) throws(TasksError) -> [Classifications] {
-        try compiled.inputBuffers[0].withBytes(forWriting: true) { buffer throws(TasksError) in
-            try ImagePreprocessor.preprocess(
-                image, regionOfInterest: regionOfInterest, orientation: orientation,
-                into: buffer, width: input.width, height: input.height,
-                element: input.element, buffers: preprocessing)
-        }
-        do throws(TasksError) {
-            try compiled.run()
-        } catch {
-            let failure = TasksError(error.code, "Running the model failed: \(error.reason)")
-            throw subject.map { failure.naming($0) } ?? failure
-        }
+        try runner.run(image, orientation: orientation, regionOfInterest: regionOfInterest)
         var results: [Classifications] = []
         results.reserveCapacity(heads.count)
         for head in heads {
-            let (categories, nanCategory) = try compiled.outputBuffers[head.index].withBytes(forWriting: false) { bytes in
-                head.readScores(from: UnsafeRawBufferPointer(bytes), into: postprocessing.scores)
+            let (categories, nanCategory) = try runner.withOutput(head.index) { bytes in
+                head.readScores(from: bytes, into: postprocessing.scores)
                 let scores = UnsafeBufferPointer(rebasing: postprocessing.scores[0..<head.categoryCount])
                 if let nan = scores.firstIndex(where: \.isNaN) { return ([ResultCategory](), Optional(nan)) }
                 return (postprocessor.categories(scores: scores, head: head, keys: postprocessing.keys), nil)
@@ -214,7 +193,7 @@ package final class ClassifierEngine {
     /// pipeline's overhead (preprocessing and postprocessing).
     /// - Throws: `TasksError` when LiteRT fails to run the model.
     package func runModelOnly() throws(TasksError) {
-        try compiled.run()
+        try runner.runModelOnly()
     }
 
     /// A NaN score would be dropped by every threshold without a word (MediaPipe drops it so),

@@ -4,6 +4,7 @@
 @_exported import TasksCommon
 
 @_exported import struct ClassificationCore.Classifications
+@_exported import struct ClassificationCore.Embedding
 @_exported import struct ClassificationCore.ResultCategory
 @_exported import enum Imaging.ImageOrientation
 @_exported import enum Imaging.PixelFormat

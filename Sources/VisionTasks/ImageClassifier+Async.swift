@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TasksCommon
 
@@ -13,7 +12,7 @@ extension ImageClassifier {
     /// - Returns: as `classify(image:regionOfInterest:)`.
     /// - Throws: as `classify(image:regionOfInterest:)`.
     public func classification(of image: MPImage, regionOfInterest: CGRect = .zero) async throws -> ImageClassifierResult {
-        try await offload { try self.classify(image: image, regionOfInterest: regionOfInterest) }
+        try await runner.offload { try self.classify(image: image, regionOfInterest: regionOfInterest) }
     }
 
     /// Classifies a video frame without blocking a cooperative thread. Requires `RunningMode.video`.
@@ -26,19 +25,11 @@ extension ImageClassifier {
         ofVideoFrame videoFrame: MPImage, timestampInMilliseconds: Int,
         regionOfInterest: CGRect = .zero
     ) async throws -> ImageClassifierResult {
-        try await offload {
+        try await runner.offload {
             try self.classify(
                 videoFrame: videoFrame, timestampInMilliseconds: timestampInMilliseconds,
                 regionOfInterest: regionOfInterest)
         }
     }
 
-    /// Runs blocking work on a global queue and resumes the caller with its outcome.
-    private func offload(_ work: @escaping @Sendable () throws -> ImageClassifierResult) async throws -> ImageClassifierResult {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try work() })
-            }
-        }
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Imaging
 import TasksCommon
 
 extension ImageClassifier {
@@ -25,14 +24,7 @@ extension ImageClassifier {
     ///   - timestampInMilliseconds: The frame's time in milliseconds, greater than the last.
     ///   - regionOfInterest: normalized [0, 1], top-left origin; `CGRect.zero` for all.
     public func classifyAsync(image: MPImage, timestampInMilliseconds: Int, regionOfInterest: CGRect) throws {
-        try requireMode(.liveStream)
-        guard let liveStream else { throw TasksError.internal("live stream runner missing") }
-        // The runner checks the timestamp under the same lock that queues the frame, so that
-        // frames sent from several threads are queued in timestamp order.
-        try liveStream.submit(
-            .init(
-                image: image, regionOfInterest: regionOfInterest,
-                timestamp: timestampInMilliseconds, received: .now))
+        try runner.processLiveStreamFrame(image, regionOfInterest: regionOfInterest, timestamp: timestampInMilliseconds)
     }
 
     /// Creates a live-stream classifier whose results also arrive as an `AsyncStream`, in
@@ -48,66 +40,36 @@ extension ImageClassifier {
         bufferingPolicy: AsyncStream<LiveStreamResult>.Continuation.BufferingPolicy = .unbounded
     ) throws -> (classifier: ImageClassifier, results: AsyncStream<LiveStreamResult>) {
         let (stream, continuation) = AsyncStream<LiveStreamResult>.makeStream(bufferingPolicy: bufferingPolicy)
-        let mode = options.runningMode
-        options.runningMode = .liveStream
-        defer { options.runningMode = mode }  // the caller's options are left as they were
-        try checkDelegate(options, streaming: true)
-        return (try ImageClassifier(options: options, stream: continuation), stream)
+        let classifier = try options.creatingLiveStream { try ImageClassifier(options: options, stream: continuation) }
+        return (classifier, stream)
     }
 
     /// Live-stream counters: frames received, processed and dropped, and the last latency.
     /// All zero outside live-stream mode.
-    public var liveStreamStatistics: LiveStreamStatistics { liveStream?.statistics ?? LiveStreamStatistics() }
+    public var liveStreamStatistics: LiveStreamStatistics { runner.liveStreamStatistics }
 
     /// Stops a live-stream classifier: no frame is accepted afterwards, the waiting frame is
     /// dropped, the frame in flight finishes, and no callback or stream element arrives after
     /// `close()` returns. Also done when the classifier is released. No effect in other modes.
     public func close() {
-        liveStream?.close()
+        runner.close()
     }
 
-    /// The runner, and the box through which it will reach the classifier once that exists.
-    static func makeLiveStreamRunner(
-        core: Core, delegate: (any ImageClassifierLiveStreamDelegate)?,
+    /// Hands live-stream outcomes to the stream of `liveStream(options:)` and to the delegate
+    /// (held weakly, as in MediaPipe), with the classifier that `owner` will name once it exists.
+    static func liveStreamDelivery(
+        owner: WeakReference<ImageClassifier>, delegate: (any ImageClassifierLiveStreamDelegate)?,
         stream: AsyncStream<LiveStreamResult>.Continuation?
-    ) -> (LiveStreamRunner, Owner) {
-        let receiver = WeakDelegate(delegate)
-        let owner = Owner()
-        let runner = LiveStreamRunner(
-            classify: { frame in
-                Result { () throws(TasksError) in
-                    // MediaPipe's graph checks the region, so a bad one is reported to the delegate.
-                    let region = try RegionOfInterest(iOSRect: frame.regionOfInterest)
-                    return try core.classify(frame.image, regionOfInterest: region, timestamp: frame.timestamp)
-                }
-            },
-            deliver: { outcome in
-                stream?.yield(outcome)
-                guard let classifier = owner.classifier, let delegate = receiver.delegate else { return }
-                switch outcome.result {
-                case .success(let result):
-                    delegate.imageClassifier(
-                        classifier, didFinishClassification: result,
-                        timestampInMilliseconds: outcome.timestampInMilliseconds, error: nil)
-                case .failure(let error):
-                    delegate.imageClassifier(
-                        classifier, didFinishClassification: nil,
-                        timestampInMilliseconds: outcome.timestampInMilliseconds, error: error)
-                }
-            },
-            finished: { stream?.finish() })
-        return (runner, owner)
-    }
-
-    /// The classifier as the live-stream worker sees it: weakly, set once right after creation,
-    /// before any frame can be sent (hence the unchecked `Sendable`).
-    final class Owner: @unchecked Sendable {
-        weak var classifier: ImageClassifier?
-    }
-
-    /// The delegate, held weakly as in MediaPipe and read only on the delivery queue.
-    private final class WeakDelegate: @unchecked Sendable {
-        weak var delegate: (any ImageClassifierLiveStreamDelegate)?
-        init(_ delegate: (any ImageClassifierLiveStreamDelegate)?) { self.delegate = delegate }
+    ) -> @Sendable (LiveStreamRunner<ImageClassifierResult>.Outcome) -> Void {
+        let receiver = WeakReference<AnyObject>(delegate)
+        return { outcome in
+            stream?.yield(LiveStreamResult(timestampInMilliseconds: outcome.timestampInMilliseconds, result: outcome.result))
+            guard let classifier = owner.object,
+                let delegate = receiver.object as? any ImageClassifierLiveStreamDelegate
+            else { return }
+            delegate.imageClassifier(
+                classifier, didFinishClassification: outcome.value,
+                timestampInMilliseconds: outcome.timestampInMilliseconds, error: outcome.error)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Imaging
 import TasksCommon
 
 extension ImageClassifier {
@@ -26,9 +25,6 @@ extension ImageClassifier {
         videoFrame: MPImage, timestampInMilliseconds: Int,
         regionOfInterest: CGRect
     ) throws -> ImageClassifierResult {
-        try requireMode(.video)
-        return try core.classifyVideoFrame(
-            videoFrame, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest),
-            timestamp: timestampInMilliseconds)
+        try runner.processVideoFrame(videoFrame, regionOfInterest: regionOfInterest, timestamp: timestampInMilliseconds)
     }
 }

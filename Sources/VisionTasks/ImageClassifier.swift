@@ -1,7 +1,6 @@
 import ClassificationCore
 import Foundation
 import Imaging
-import Synchronization
 import TasksCommon
 
 /// Classifies images with a TFLite image classification model.
@@ -22,65 +21,14 @@ import TasksCommon
 /// LiteRT compiled model with one set of tensor buffers, and inference already uses
 /// `BaseOptions.threadCount` threads; create one classifier per thread for parallel work.
 public final class ImageClassifier: Sendable {
-    /// The engine and the timestamps, shared with the live-stream worker; one lock for both.
-    final class Core: Sendable {
-        struct State: ~Copyable {
-            let engine: ClassifierEngine
-            /// The next synthetic timestamp in image mode (MediaPipe: 0, 1000, 2000 ms, ...).
-            var nextImageTimestamp = 0
-            /// The timestamps of video-mode frames.
-            var videoTimestamps = TimestampSequence()
-        }
-
-        let state: Mutex<State>
-
-        init(engine: sending ClassifierEngine) { state = Mutex(State(engine: engine)) }
-
-        /// Classifies an image in image mode, with the next synthetic timestamp.
-        func classifyImage(_ image: MPImage, regionOfInterest: RegionOfInterest) throws(TasksError) -> ImageClassifierResult {
-            try state.withLock { state throws(TasksError) in
-                let result = try Core.classify(image, regionOfInterest, state.nextImageTimestamp, state.engine)
-                state.nextImageTimestamp += 1000
-                return result
-            }
-        }
-
-        /// Classifies a video frame after checking that its timestamp increases.
-        func classifyVideoFrame(
-            _ image: MPImage, regionOfInterest: RegionOfInterest,
-            timestamp: Int
-        ) throws(TasksError) -> ImageClassifierResult {
-            try state.withLock { state throws(TasksError) in
-                try state.videoTimestamps.accept(timestamp)
-                return try Core.classify(image, regionOfInterest, timestamp, state.engine)
-            }
-        }
-
-        /// Classifies a live-stream frame (its timestamp was checked when it was queued).
-        func classify(
-            _ image: MPImage, regionOfInterest: RegionOfInterest, timestamp: Int
-        ) throws(TasksError) -> ImageClassifierResult {
-            try state.withLock { state throws(TasksError) in try Core.classify(image, regionOfInterest, timestamp, state.engine) }
-        }
-
-        private static func classify(
-            _ image: MPImage, _ regionOfInterest: RegionOfInterest, _ timestamp: Int,
-            _ engine: borrowing ClassifierEngine
-        ) throws(TasksError) -> ImageClassifierResult {
-            let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: regionOfInterest)
-            return ImageClassifierResult(
-                classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
-                timestampInMilliseconds: timestamp)
-        }
-    }
-
-    let core: Core
-    let liveStream: LiveStreamRunner?
-    /// The running mode the classifier was created with.
-    public let runningMode: RunningMode
+    /// The running modes, the engine behind its lock, and the live stream.
+    let runner: VisionTaskRunner<ClassifierEngine, ImageClassifierResult>
     /// The model input's width and height in pixels: what `ImageDecoding.fast(covering:regionOfInterest:)`
     /// must cover. (Not in MediaPipe's API.)
     public let inputImageSize: CGSize
+
+    /// The running mode the classifier was created with.
+    public var runningMode: RunningMode { runner.runningMode }
 
     /// Creates an image-mode classifier with default options for the model at `modelPath`.
     /// - Throws: `TasksError`; see `init(options:)`.
@@ -99,7 +47,7 @@ public final class ImageClassifier: Sendable {
     ///   model file or a float model without NormalizationOptions; unimplemented for per-channel
     ///   normalization.
     public convenience init(options: ImageClassifierOptions) throws {
-        try Self.checkDelegate(options, streaming: false)
+        try options.checkLiveStreamDelegate(streaming: false)
         try self.init(options: options, stream: nil)
     }
 
@@ -123,21 +71,20 @@ public final class ImageClassifier: Sendable {
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         let engine = try ClassifierEngine(configuration)
         inputImageSize = CGSize(width: engine.inputSize.width, height: engine.inputSize.height)
-        let core = Core(engine: engine)
-        self.core = core
-        runningMode = options.runningMode
-        guard runningMode == .liveStream else {
-            liveStream = nil
-            return
-        }
-        let (runner, owner) = Self.makeLiveStreamRunner(
-            core: core, delegate: options.imageClassifierLiveStreamDelegate,
-            stream: stream)
-        liveStream = runner
-        owner.classifier = self
+        let owner = WeakReference<ImageClassifier>()
+        let delivery = Self.liveStreamDelivery(
+            owner: owner, delegate: options.imageClassifierLiveStreamDelegate, stream: stream)
+        runner = VisionTaskRunner(
+            runningMode: options.runningMode, engine: engine, task: "image classifier",
+            process: { engine, image, region, timestamp throws(TasksError) in
+                let heads = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: region)
+                return ImageClassifierResult(
+                    classificationResult: ClassificationResult(classifications: heads, timestampInMilliseconds: timestamp),
+                    timestampInMilliseconds: timestamp)
+            },
+            deliver: delivery, finished: { stream?.finish() })
+        owner.object = self
     }
-
-    deinit { liveStream?.close() }
 
     /// Classifies an image. Requires `RunningMode.image`.
     /// - Parameter image: the image; its `orientation` is applied before classification.
@@ -156,38 +103,11 @@ public final class ImageClassifier: Sendable {
     /// - Throws: `TasksError` invalidArgument when not in image mode, or for a region that is
     ///   empty or extends outside [0, 1] (MediaPipe iOS does not check; its C++ API does).
     public func classify(image: MPImage, regionOfInterest: CGRect) throws -> ImageClassifierResult {
-        try requireMode(.image)
-        return try core.classifyImage(image, regionOfInterest: try RegionOfInterest(iOSRect: regionOfInterest))
+        try runner.processImage(image, regionOfInterest: regionOfInterest)
     }
+}
 
-    /// MediaPipe iOS's check that a method fits the running mode.
-    func requireMode(_ mode: RunningMode) throws(TasksError) {
-        guard runningMode == mode else {
-            let name =
-                switch mode {
-                case .image: "image"
-                case .video: "video"
-                case .liveStream: "live stream"
-                }
-            throw .invalidArgument(
-                "The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)",
-                subject: .option("runningMode"))
-        }
-    }
-
-    /// MediaPipe iOS's creation checks: a delegate exactly in live-stream mode (or the stream).
-    static func checkDelegate(_ options: ImageClassifierOptions, streaming: Bool) throws(TasksError) {
-        let hasReceiver = options.imageClassifierLiveStreamDelegate != nil || streaming
-        if options.runningMode == .liveStream, !hasReceiver {
-            throw .invalidArgument(
-                "The vision task is in live stream mode. An object must be set as the "
-                    + "delegate of the task in its options to ensure asynchronous delivery of results.",
-                subject: .option("imageClassifierLiveStreamDelegate"))
-        }
-        if options.runningMode != .liveStream, options.imageClassifierLiveStreamDelegate != nil {
-            throw .invalidArgument(
-                "The vision task is in image or video mode. The delegate must not be set in the task's options.",
-                subject: .option("imageClassifierLiveStreamDelegate"))
-        }
-    }
+extension ImageClassifierOptions: VisionTaskOptions {
+    var hasLiveStreamDelegate: Bool { imageClassifierLiveStreamDelegate != nil }
+    static var liveStreamDelegateOption: String { "imageClassifierLiveStreamDelegate" }
 }

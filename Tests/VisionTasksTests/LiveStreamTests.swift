@@ -60,8 +60,9 @@ struct LiveStreamTests {
         let delivered = Locked<[Int]>([])
         let done = DispatchSemaphore(value: 0)
         let image = try MPImage(contentsOf: TestData.image("burger-224.png"))
-        let runner = LiveStreamRunner(
-            classify: { frame in
+        let runner = LiveStreamRunner<ImageClassifierResult>(
+            task: "image classifier",
+            process: { frame in
                 started.signal()
                 gate.wait()
                 return .failure(TasksError.internal("held frame \(frame.timestamp)"))
@@ -71,7 +72,7 @@ struct LiveStreamTests {
                 done.signal()
             },
             finished: {})
-        func frame(_ timestamp: Int) -> LiveStreamRunner.Frame {
+        func frame(_ timestamp: Int) -> LiveStreamRunner<ImageClassifierResult>.Frame {
             .init(image: image, regionOfInterest: .zero, timestamp: timestamp, received: .now)
         }
         try runner.submit(frame(1))

@@ -26,6 +26,34 @@ func makeClassifier(modelPath: String, processor: ImageClassifierResultProcessor
     return try ImageClassifier(options: options)
 }
 
+// MediaPipe's image embedder guide: the live-stream delegate, options and cosine similarity.
+class ImageEmbedderResultProcessor: NSObject, ImageEmbedderLiveStreamDelegate {
+    func imageEmbedder(
+        _ imageEmbedder: ImageEmbedder,
+        didFinishEmbedding result: ImageEmbedderResult?,
+        timestampInMilliseconds: Int,
+        error: Error?
+    ) {
+        // Process the image embedder result or errors here.
+    }
+}
+
+func makeEmbedder(modelPath: String, processor: ImageEmbedderResultProcessor) throws -> ImageEmbedder {
+    let options = ImageEmbedderOptions()
+    options.baseOptions.modelAssetPath = modelPath
+    options.runningMode = .liveStream
+    options.l2Normalize = true
+    options.quantize = true
+    options.imageEmbedderLiveStreamDelegate = processor
+    return try ImageEmbedder(options: options)
+}
+
+func similarity(of first: ImageEmbedderResult, and second: ImageEmbedderResult) throws -> Double {
+    try ImageEmbedder.cosineSimilarity(
+        embedding1: first.embeddingResult.embeddings[0],
+        embedding2: second.embeddingResult.embeddings[0])
+}
+
 // ML Kit: a view controller (main-actor state) updated from process(_:completion:).
 @MainActor
 final class ViewController {
