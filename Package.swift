@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
-        .target(name: "ImageTasks", dependencies: ["TasksCommon", "VisionTasks", "ImageLabeling"]),
+        .target(name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(

@@ -27,6 +27,9 @@ public final class ImageEmbedder: Sendable {
     /// The model input's width and height in pixels: what `ImageDecoding.fast(covering:regionOfInterest:)`
     /// must cover. (Not in MediaPipe's API.)
     public let inputImageSize: CGSize
+    /// The number of elements of each head's embedding, by head index (for the server's output
+    /// shape, known before any image is embedded).
+    package let embeddingDimensions: [Int]
 
     /// The running mode the embedder was created with.
     public var runningMode: RunningMode { runner.runningMode }
@@ -65,6 +68,7 @@ public final class ImageEmbedder: Sendable {
             threadCount: base.threadCount, l2Normalize: options.l2Normalize, quantize: options.quantize)
         let engine = try EmbedderEngine(configuration)
         inputImageSize = CGSize(width: engine.inputSize.width, height: engine.inputSize.height)
+        embeddingDimensions = engine.heads.map(\.dimension)
         let owner = WeakReference<ImageEmbedder>()
         let delivery = Self.liveStreamDelivery(
             owner: owner, delegate: options.imageEmbedderLiveStreamDelegate, stream: stream)

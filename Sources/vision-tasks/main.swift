@@ -4,7 +4,8 @@ import Foundation
 
 /// The commands, in the order the tool's usage lists them.
 let commands: [any ParsableCommand.Type] = [
-    ClassifyCommand.self, LabelCommand.self, ClassifyVideoCommand.self, LiveCommand.self, BenchmarkCommand.self,
+    ClassifyCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self, ClassifyVideoCommand.self, LiveCommand.self,
+    BenchmarkCommand.self,
     ModelsCommand.self,
     InspectCommand.self, MetadataWriteCommand.self,
     ServeCommand.self,

@@ -11,6 +11,7 @@ import VisionTasks
 enum BatchTaskKind: String, CaseIterable, CustomTestStringConvertible {
     case classify
     case label
+    case embed
 
     var testDescription: String { rawValue }
 
@@ -27,6 +28,7 @@ enum BatchTaskKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .classify: try Self.run(source, tasks: (0..<jobs).map { _ in try Self.classifier() })
         case .label: try Self.run(source, tasks: (0..<jobs).map { _ in try Self.labeler() })
+        case .embed: try Self.run(source, tasks: (0..<jobs).map { _ in try Self.embedder() })
         }
     }
 
@@ -35,6 +37,7 @@ enum BatchTaskKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .classify: try Self.record(of: path, task: Self.classifier())
         case .label: try Self.record(of: path, task: Self.labeler())
+        case .embed: try Self.record(of: path, task: Self.embedder())
         }
     }
 
@@ -51,6 +54,13 @@ enum BatchTaskKind: String, CaseIterable, CustomTestStringConvertible {
             localModel: LocalModel(path: TestData.model("mobilenet_v1_0.25_224_quant.tflite").path))
         options.maxResultCount = 3
         return try LabelingTask(options: options)
+    }
+
+    private static func embedder() throws -> EmbeddingTask {
+        let options = ImageEmbedderOptions()
+        options.baseOptions.modelAssetPath = TestData.model("mobilenet_v2_035_96_embedder_with_metadata.tflite").path
+        options.baseOptions.threadCount = 1
+        return try EmbeddingTask(options: options, processing: ImageProcessing())
     }
 
     private static func run<Task: ImageTask>(_ source: ImageSource, tasks: [Task]) throws -> ([Line], TasksError?) {

@@ -10,9 +10,11 @@ Writes {"mediapipe_version": "...",
         "embeddings": [{model, image, roi: [left, top, right, bottom] | null, rotation_degrees,
                         l2_normalize, quantize, head_index, head_name,
                         float_embedding: [float] | null, quantized_embedding: [int8] | null}],
-        "cosine_similarities": [{model, l2_normalize, quantize, first, second, value}]}
+        "cosine_similarities": [{model, l2_normalize, quantize, first, second, value}],
+        "rankings": [{model, query, similarities: {image: value}}]}
 for the two embedder models, every image with each combination of l2_normalize and quantize,
-region-of-interest and rotation cases, and MediaPipe's cosine similarity between image pairs.
+region-of-interest and rotation cases, MediaPipe's cosine similarity between image pairs, and
+for `similar`, the similarity of burger.jpg to every image of the folder (default options).
 Floats are written with the shortest decimal that gives back the same float32 (MediaPipe's
 embeddings are float32; nothing is rounded). Quantized values are signed (MediaPipe Python hands
 them over as uint8 bytes).
@@ -74,7 +76,7 @@ def record(model, image, roi, rotation, l2, quantize, embedding):
             'quantized_embedding': [int(v) for v in values.astype(np.uint8).view(np.int8)] if quantize else None}
 
 
-embeddings, similarities = [], []
+embeddings, similarities, rankings = [], [], []
 for model in MODELS:
     for l2, quantize in OPTIONS:
         with embedder(model, l2, quantize) as task:
@@ -86,6 +88,12 @@ for model in MODELS:
                 value = vision.ImageEmbedder.cosine_similarity(results[first][0], results[second][0])
                 similarities.append({'model': model, 'l2_normalize': l2, 'quantize': quantize,
                                      'first': first, 'second': second, 'value': float(value)})
+    with embedder(model, False, False) as task:
+        query = task.embed(decoded('burger.jpg')).embeddings[0]
+        folder = sorted(name for name in os.listdir(images_dir) if name.endswith(('.jpg', '.png')))
+        rankings.append({'model': model, 'query': 'burger.jpg', 'similarities': {
+            name: float(vision.ImageEmbedder.cosine_similarity(query, task.embed(decoded(name)).embeddings[0]))
+            for name in folder}})
     for l2, quantize in REGION_OPTIONS:
         with embedder(model, l2, quantize) as task:
             for image, roi, rotation in REGIONS:
@@ -96,7 +104,7 @@ for model in MODELS:
 
 
 text = json.dumps({'mediapipe_version': mp.__version__, 'embeddings': embeddings,
-                   'cosine_similarities': similarities}, separators=(',', ':'))
+                   'cosine_similarities': similarities, 'rankings': rankings}, separators=(',', ':'))
 with open(out, 'w') as file:
     file.write(text + '\n')
-print(f'{len(embeddings)} embeddings, {len(similarities)} similarities, {len(text)} bytes')
+print(f'{len(embeddings)} embeddings, {len(similarities)} similarities, {len(rankings)} rankings, {len(text)} bytes')

@@ -12,13 +12,15 @@ struct HelpTests {
         COMMANDS:
           classify        Classify image files and folders with a .tflite model (MediaPipe ImageClassifier).
           label           Label image files and folders with an AutoML export or a custom model (ML Kit).
+          embed           Embed image files and folders with a .tflite model (MediaPipe ImageEmbedder).
+          similar         Rank photos by similarity to query photos (MediaPipe ImageEmbedder, cosine similarity).
           classify-video  Classify the frames of a video file (MediaPipe's video running mode).
           live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).
           benchmark       Time model creation, decoding and classification; check memory across cycles.
           models          Publish (index), download, list, locate and delete remote models.
           inspect         Show a model's tensors and metadata, and whether MediaPipe and this tool accept it.
           metadata        Write TFLite Model Metadata (labels, normalization, ...) into a model: metadata write.
-          serve           Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.
+          serve           Serve models over HTTP: Open Inference Protocol v2, classify and embed routes, a web page.
 
         Run `vision-tasks COMMAND --help` for a command's options.
 
@@ -67,5 +69,28 @@ struct HelpTests {
         let run = try await VisionTasksTool.run(["classify", "\(option)=1"])
         #expect(run.status != 0, "no image given: \(run)")
         #expect(!run.stderr.contains("unknown option"), "\(run)")
+    }
+
+    /// The option names `embed --help` and `similar --help` list, in order.
+    static let embeddingCommandOptions = [
+        "embed": [
+            "--model", "--l2-normalize", "--quantize", "--threads", "--roi", "--rotation", "--format", "--verbose", "--decode",
+            "--jobs", "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
+        ],
+        "similar": [
+            "--model", "--query", "--top", "--embeddings", "--threads", "--roi", "--rotation", "--format", "--verbose",
+            "--decode", "--jobs", "-h", "--help",
+        ],
+    ]
+
+    @Test(arguments: ["embed", "similar"])
+    func embeddingCommandHelpListsEveryOption(command: String) async throws {
+        let run = try await VisionTasksTool.run([command, "--help"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        #expect(listedOptions(run.stdoutLines) == Self.embeddingCommandOptions[command], "\(run)")
+        for option in Self.embeddingCommandOptions[command, default: []] where option.hasPrefix("--") && option != "--help" {
+            let given = try await VisionTasksTool.run([command, "\(option)=1"])
+            #expect(given.status != 0 && !given.stderr.contains("unknown option"), "\(given)")
+        }
     }
 }

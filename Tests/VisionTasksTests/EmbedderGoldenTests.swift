@@ -4,64 +4,25 @@ import Testing
 
 @testable import VisionTasks
 
-/// `Tests/Reference/mediapipe_embedder_outputs.json`, made by `Tests/Reference/make_embedder_reference.py`:
-/// MediaPipe 1.2.3's ImageEmbedder on the pixels our decoder produces.
-struct EmbedderReference: Decodable {
-    let mediapipeVersion: String
-    let embeddings: [Case]
-    let cosineSimilarities: [Similarity]
-
-    /// One image (with a region and rotation, or none) through one model with one set of options.
-    struct Case: Decodable {
-        let model: String
-        let image: String
-        /// MediaPipe's RectF: left, top, right, bottom, normalized.
-        let roi: [Double]?
-        /// Clockwise, a multiple of 90.
-        let rotationDegrees: Int
-        let l2Normalize: Bool
-        let quantize: Bool
-        let headIndex: Int
-        let headName: String?
-        let floatEmbedding: [Float]?
-        let quantizedEmbedding: [Int8]?
-
-        /// The RectF as the CGRect our API takes (width = right − left).
-        var region: CGRect {
-            guard let roi else { return .zero }
-            return CGRect(x: roi[0], y: roi[1], width: roi[2] - roi[0], height: roi[3] - roi[1])
-        }
-
-        /// MediaPipe iOS's orientation for a rotation: Right = 90° clockwise, Down = 180°, Left = 270°.
-        var orientation: ImageOrientation {
-            [ImageOrientation.up, .right, .down, .left][((rotationDegrees / 90) % 4 + 4) % 4]
-        }
-
-        /// The same input as `other`, whatever the options.
-        func hasInput(of other: Case) -> Bool {
-            (model, image, roi, rotationDegrees) == (other.model, other.image, other.roi, other.rotationDegrees)
-        }
-
-        var description: String {
-            "\(model) \(image) roi \(roi ?? []) rotation \(rotationDegrees) l2Normalize \(l2Normalize) quantize \(quantize)"
-        }
+extension EmbedderReference.Case {
+    /// The RectF as the CGRect our API takes (width = right − left).
+    var region: CGRect {
+        guard let roi else { return .zero }
+        return CGRect(x: roi[0], y: roi[1], width: roi[2] - roi[0], height: roi[3] - roi[1])
     }
 
-    /// MediaPipe's cosine similarity of two images' embeddings.
-    struct Similarity: Decodable {
-        let model: String
-        let l2Normalize: Bool
-        let quantize: Bool
-        let first: String
-        let second: String
-        let value: Double
+    /// MediaPipe iOS's orientation for a rotation: Right = 90° clockwise, Down = 180°, Left = 270°.
+    var orientation: ImageOrientation {
+        [ImageOrientation.up, .right, .down, .left][((rotationDegrees / 90) % 4 + 4) % 4]
     }
 
-    static func load() throws -> EmbedderReference {
-        let url = TestData.packageRoot.appendingPathComponent("Tests/Reference/mediapipe_embedder_outputs.json")
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(EmbedderReference.self, from: try Data(contentsOf: url))
+    /// The same input as `other`, whatever the options.
+    func hasInput(of other: Self) -> Bool {
+        (model, image, roi, rotationDegrees) == (other.model, other.image, other.roi, other.rotationDegrees)
+    }
+
+    var description: String {
+        "\(model) \(image) roi \(roi ?? []) rotation \(rotationDegrees) l2Normalize \(l2Normalize) quantize \(quantize)"
     }
 }
 
@@ -150,10 +111,8 @@ struct EmbedderGoldenTests {
 
             func theirs(_ image: String) throws -> Embedding {
                 let item = try #require(
-                    reference.embeddings.first {
-                        ($0.model, $0.image, $0.l2Normalize, $0.quantize, $0.roi)
-                            == (model, image, similarity.l2Normalize, similarity.quantize, nil)
-                    })
+                    reference.plain(
+                        model: model, image: image, l2Normalize: similarity.l2Normalize, quantize: similarity.quantize))
                 return Embedding(
                     floatEmbedding: item.floatEmbedding, quantizedEmbedding: item.quantizedEmbedding, headIndex: 0,
                     headName: item.headName)

@@ -25,7 +25,7 @@ struct ClassifyCommand: ParsableCommand {
             """)
 
     static let format = OutputFormat.option(
-        allowing: OutputFormat.allCases,
+        allowing: OutputFormat.records,
         help: "table, json (one array), jsonl (one object per line) or csv (a record per "
             + "image and category).")
 

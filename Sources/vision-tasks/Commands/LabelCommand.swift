@@ -53,7 +53,7 @@ struct LabelCommand: ParsableCommand {
         defaultDescription: "10",
         transform: ValueParser.integer("max-results", in: ValueRanges.labelCount))
     static let format = OutputFormat.option(
-        allowing: OutputFormat.allCases,
+        allowing: OutputFormat.records,
         help: "table, json (one array), jsonl (one object per line) or csv (a record per image and label); each object is "
             + "{\"image\", \"labels\": [{\"text\", \"confidence\", \"index\"}]} or {\"image\", \"error\": {\"code\", \"message\"}}."
     )

@@ -10,4 +10,9 @@ enum OutputFormat: String, CaseIterable, Sendable {
     /// CSV (RFC 4180 quoting): a header, then one record per image and category or label
     /// (classify and label; `CSVOutcomePrinter`).
     case csv
+    /// A NumPy `.npy` array of the images' embeddings, written at the end (embed; `NumPyMatrix`).
+    case npy
+
+    /// The formats of classify and label: every one but npy (their outputs are not vectors).
+    static let records: [OutputFormat] = [.table, .json, .jsonl, .csv]
 }

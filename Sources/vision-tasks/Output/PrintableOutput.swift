@@ -12,4 +12,11 @@ protocol PrintableOutput: TaskOutput {
     var csvRecords: [[String]] { get }
     /// The report card's body (HTML) and the name counted in the report's summary.
     var reportCard: (body: String, summaryName: String) { get }
+    /// The image's row of `--format npy`, for outputs that are vectors (an embedding); nil otherwise.
+    var matrixRow: TensorValues? { get }
+}
+
+extension PrintableOutput {
+    /// No row: classifications and labels are not vectors.
+    var matrixRow: TensorValues? { nil }
 }

@@ -6,8 +6,13 @@ enum StandardStreams {
     /// Writes one line to standard output at once (unbuffered, unlike `print` into a pipe), so
     /// that results of video and live streams reach a reader as they come.
     static func emit(_ line: String) {
+        write(Data((line + "\n").utf8))
+    }
+
+    /// Writes bytes to standard output at once; a failure is fatal, as for `emit`.
+    static func write(_ data: Data) {
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+            try FileHandle.standardOutput.write(contentsOf: data)
         } catch {
             // The reader went away (EPIPE with SIGPIPE ignored): end quietly, as SIGPIPE would.
             if posixCode(of: error) == EPIPE { exit(141) }

@@ -9,13 +9,17 @@ import VisionTasks
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve models over HTTP: Open Inference Protocol v2, a classify route and a web page.",
-        usage: "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST)... [options]",
+        abstract: "Serve models over HTTP: Open Inference Protocol v2, classify and embed routes, a web page.",
+        usage: "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST)... [--task auto|classify|embed] [options]",
         discussion: """
-            Loads every model (--workers classifiers each) and listens on --host:--port, printing
+            Loads every model (--workers instances each) and listens on --host:--port, printing
             "listening on http://HOST:PORT" on stderr, then one JSON access-log line per request.
+            A classifier's or labeler's infer output is "classifications" (BYTES, each image's JSON
+            record; Triton's classification extension); an embedder's is "embedding", FP32 (INT8
+            with --quantize) of shape [B, D]. GET /v2/models/NAME says which ("task": classify or embed).
             Routes: GET / (web page), GET /v2, /v2/health/live, /v2/health/ready, /v2/models/NAME,
-            /v2/models/NAME/ready, POST /v2/models/NAME/infer, POST /v1/models/NAME/classify,
+            /v2/models/NAME/ready, POST /v2/models/NAME/infer, POST /v1/models/NAME/classify (or
+            /embed for an embedder: `embed --format json`'s records),
             GET /v1/models, GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
             the requests received and exits 0.
             """,
@@ -26,7 +30,19 @@ struct ServeCommand: ParsableCommand {
             """)
 
     static let model = RepeatedOption(
-        name: "model", valueName: "NAME=PATH", help: "Serve a .tflite classifier as NAME (MediaPipe ImageClassifier).")
+        name: "model", valueName: "NAME=PATH",
+        help:
+            "Serve a .tflite model as NAME: a classifier (MediaPipe ImageClassifier) or an embedder (ImageEmbedder; see --task).")
+    static let task = Option<ServedTaskKind>(
+        name: "task", valueName: "auto|classify|embed",
+        help: "What the --model models do: classify, embed, or auto (embed when the model's metadata is named ImageEmbedder, "
+            + "as MediaPipe's embedders are; classify otherwise).", default: .auto, defaultDescription: "auto"
+    ) { text throws(UsageError) in
+        guard let kind = ServedTaskKind(rawValue: text) else {
+            throw UsageError("--task must be auto, classify or embed, got '\(text)'")
+        }
+        return kind
+    }
     static let label = RepeatedOption(
         name: "label", valueName: "NAME=MANIFEST", help: "Serve an AutoML Vision Edge export as NAME (ML Kit image labeler).")
     static let host = Option<String>(
@@ -72,13 +88,17 @@ struct ServeCommand: ParsableCommand {
         defaultDescription: "128", transform: ValueParser.integer("max-connections", in: 1...10_000))
 
     static let optionTable = [
-        model.definition, label.definition, host.definition, port.definition, workers.definition, threads.definition,
+        model.definition, task.definition, EmbedderOptionGroup.l2Normalize.definition, EmbedderOptionGroup.quantize.definition,
+        label.definition, host.definition, port.definition, workers.definition, threads.definition,
         locale.definition, tokenFile.definition, insecure.definition, maxBody.definition, maxImages.definition,
         maxRequests.definition, requestTimeout.definition, idleTimeout.definition, maxConnections.definition,
         StandardOptions.verbose.definition,
     ]
 
-    let classifiers: [(name: String, path: String)]
+    let models: [(name: String, path: String)]
+    let task: ServedTaskKind
+    let l2Normalize: Bool
+    let quantize: Bool
     let labelers: [(name: String, path: String)]
     let configuration: ServerConfiguration
     let workers: Int
@@ -90,9 +110,12 @@ struct ServeCommand: ParsableCommand {
         guard parsed.positionals.isEmpty else {
             throw UsageError("serve takes no arguments, got '\(parsed.positionals[0].path.description)'")
         }
-        classifiers = try Self.pairs(parsed.values(Self.model), option: "model")
+        models = try Self.pairs(parsed.values(Self.model), option: "model")
         labelers = try Self.pairs(parsed.values(Self.label), option: "label")
-        let names = (classifiers + labelers).map(\.name)
+        task = try parsed.value(Self.task)
+        l2Normalize = parsed.isSet(EmbedderOptionGroup.l2Normalize)
+        quantize = parsed.isSet(EmbedderOptionGroup.quantize)
+        let names = (models + labelers).map(\.name)
         guard !names.isEmpty else { throw UsageError("give at least one --model NAME=PATH or --label NAME=MANIFEST") }
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw UsageError("the model name '\(duplicate)' is given twice")
@@ -154,8 +177,14 @@ struct ServeCommand: ParsableCommand {
     /// Every model's instances, or nil after reporting the first that failed to load.
     private func loadModels() -> [ServedModel]? {
         var models: [ServedModel] = []
-        for (name, path) in classifiers {
-            guard let pool = pool({ () throws(TasksError) in try ServedClassifier(path: path, threads: threads, locale: locale) })
+        for (name, path) in self.models {
+            guard
+                let kind = ModelLoading.load(verbose: verbose, { () throws(TasksError) in try task.resolved(forModelAt: path) }),
+                let pool = pool({ () throws(TasksError) -> any ServedTask in
+                    kind == .embed
+                        ? try ServedEmbedder(path: path, threads: threads, l2Normalize: l2Normalize, quantize: quantize)
+                        : try ServedClassifier(path: path, threads: threads, locale: locale)
+                })
             else { return nil }
             models.append(ServedModel(name: name, instances: pool))
         }

@@ -1,0 +1,93 @@
+import Foundation
+import TasksCommon
+import VisionTasks
+
+/// `embed`: an `ImageEmbedder` in image mode with the image-processing options of a run.
+package struct EmbeddingTask: ImageTask {
+    package let embedder: ImageEmbedder
+    package let processing: ImageProcessing
+
+    /// - Throws: as `ImageEmbedder.init(options:)`.
+    package init(options: ImageEmbedderOptions, processing: ImageProcessing) throws(TasksError) {
+        do {
+            embedder = try ImageEmbedder(options: options)
+        } catch {
+            throw TasksError.wrapping(error)
+        }
+        self.processing = processing
+    }
+
+    package func process(file path: FileSystemPath) throws(TasksError) -> EmbeddingOutput {
+        try embed(try processing.image(file: path, covering: embedder.inputImageSize))
+    }
+
+    package func process(encoded data: Data) throws(TasksError) -> EmbeddingOutput {
+        try embed(try processing.image(encoded: data, covering: embedder.inputImageSize))
+    }
+
+    private func embed(_ image: MPImage) throws(TasksError) -> EmbeddingOutput {
+        do {
+            let result = try embedder.embed(image: image, regionOfInterest: processing.regionOfInterest)
+            return EmbeddingOutput(embeddings: result.embeddingResult.embeddings)
+        } catch {
+            throw TasksError.wrapping(error)
+        }
+    }
+}
+
+/// One image's embeddings: one `Embedding` per head.
+package struct EmbeddingOutput: TaskOutput {
+    package var embeddings: [Embedding]
+
+    package init(embeddings: [Embedding]) { self.embeddings = embeddings }
+
+    package static let recordKey = "embeddings"
+
+    package var record: [EmbeddingRecord] { embeddings.map(EmbeddingRecord.init) }
+
+    /// The first element that is not a finite number (quantized embeddings always are).
+    package var failure: TasksError? {
+        for embedding in embeddings {
+            guard let values = embedding.floatEmbedding, let element = values.firstIndex(where: { !$0.isFinite }) else {
+                continue
+            }
+            let place = embeddings.count > 1 ? "head \(embedding.headIndex), element \(element)" : "element \(element)"
+            return TasksError(
+                .outOfRangeError,
+                "\(place) of the embedding is not a finite number (\(values[element])); the model's output is not a feature vector."
+            )
+        }
+        return nil
+    }
+}
+
+/// MediaPipe's `Embedding`: headIndex, headName (null when absent), and `floatEmbedding` or
+/// `quantizedEmbedding` (signed values, as MediaPipe iOS gives them).
+package struct EmbeddingRecord: Codable, Equatable, Sendable {
+    package let headIndex: Int
+    package let headName: String?
+    package let floatEmbedding: [Float]?
+    package let quantizedEmbedding: [Int8]?
+
+    package init(_ embedding: Embedding) {
+        headIndex = embedding.headIndex
+        headName = embedding.headName
+        floatEmbedding = embedding.floatEmbedding
+        quantizedEmbedding = embedding.quantizedEmbedding
+    }
+
+    /// The record as an embedding again (for `similar --embeddings`).
+    package var embedding: Embedding {
+        Embedding(
+            floatEmbedding: floatEmbedding, quantizedEmbedding: quantizedEmbedding, headIndex: headIndex, headName: headName)
+    }
+
+    /// Writes an absent name as null and leaves out the embedding that is not set.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(headIndex, forKey: .headIndex)
+        try container.encode(headName, forKey: .headName)
+        try container.encodeIfPresent(floatEmbedding, forKey: .floatEmbedding)
+        try container.encodeIfPresent(quantizedEmbedding, forKey: .quantizedEmbedding)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vision-tasks similar` on the built executable: the ranking MediaPipe's cosine similarities
+/// give (`rankings` in `Tests/Reference/mediapipe_embedder_outputs.json`), cached embeddings, errors.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct SimilarCommandTests {
+    static let images = TestData.url("images").path
+
+    /// The matches of the first query of a json run: (file name, similarity), in order.
+    static func matches(_ run: VisionTasksTool.Run) throws -> [(String, Double)] {
+        let queries = run.jsonObjects(format: "json")
+        let matches = try #require(queries.first?["matches"] as? [[String: Any]], "\(run)")
+        return try matches.map { match in
+            let image = try #require(match["image"] as? String)
+            return (URL(fileURLWithPath: image).lastPathComponent, try #require(match["similarity"] as? Double))
+        }
+    }
+
+    /// The issue's acceptance check: burger_crop.jpg is the first photo that is not burger.jpg
+    /// itself resized (burger-224.png, its near-duplicate, which MediaPipe ranks first too).
+    /// The whole order and every similarity (within 1e-6) are MediaPipe's, for both models.
+    @Test(arguments: [EmbedCommandTests.embedderName, EmbedCommandTests.extractorName])
+    func rankingIsMediaPipes(model: String) async throws {
+        let reference = try #require(
+            EmbedCommandTests.reference?.rankings.first { $0.model == model && $0.query == "burger.jpg" })
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", TestData.model(model).path, "--query", Fixture.burger, "--format", "json", Self.images,
+        ])
+        #expect(run.status == 0, "\(run)")
+        let matches = try Self.matches(run)
+        let expected = reference.similarities.filter { $0.key != "burger.jpg" }.sorted { $0.value > $1.value }
+        #expect(matches.map(\.0) == expected.map(\.key), "the query itself is left out, the rest in MediaPipe's order")
+        for ((image, ours), (_, theirs)) in zip(matches, expected) {
+            #expect(abs(ours - theirs) <= 1e-6, "\(image): \(ours), MediaPipe \(theirs)")
+        }
+        #expect(matches.prefix(2).map(\.0) == ["burger-224.png", "burger_crop.jpg"])
+    }
+
+    @Test func tableListsTheTopMatches() async throws {
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--query", Fixture.burger, "--top", "2", Self.images,
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stdoutLines == [
+                Fixture.burger,
+                "  rank  similarity  image",
+                "     1     0.97113  \(Fixture.burgerPNG)",
+                "     2     0.89463  \(Fixture.burgerCrop)",
+            ], "\(run)")
+    }
+
+    /// Embeddings `embed` printed are used as they are: with all of them cached, no model is
+    /// even loaded (the model path does not exist), and the ranking is the same.
+    @Test func cachedEmbeddingsAreReused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let embed = try await VisionTasksTool.run([
+            "embed", "--model", EmbedCommandTests.embedder, "--format", "jsonl", Self.images,
+        ])
+        try #require(embed.status == 0, "\(embed)")
+        let cache = folder.appendingPathComponent("embeddings.jsonl")
+        // A run killed while writing: the torn last line is ignored.
+        try Data((embed.stdout + #"{"image":"torn"#).utf8).write(to: cache)
+        let arguments = ["--query", Fixture.burger, "--format", "json", Self.images]
+        let fresh = try await VisionTasksTool.run(["similar", "--model", EmbedCommandTests.embedder] + arguments)
+        let cached = try await VisionTasksTool.run(
+            ["similar", "--model", "/nonexistent/model.tflite", "--embeddings", cache.path] + arguments)
+        #expect(cached.status == 0, "\(cached)")
+        #expect(cached.stdout == fresh.stdout)
+    }
+
+    @Test func aQuantizedCacheIsRefusedNamingTheFile() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let embed = try await VisionTasksTool.run(
+            ["embed", "--model", EmbedCommandTests.embedder, "--quantize", "--format", "jsonl", Fixture.burger])
+        let cache = folder.appendingPathComponent("quantized.jsonl")
+        try Data(embed.stdout.utf8).write(to: cache)
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
+        ])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: INVALID_ARGUMENT: \(cache.path): The record of \(Fixture.burger) holds a quantized embedding; "
+                    + "similar compares float embeddings (make the file with `vision-tasks embed --format jsonl` without --quantize)."
+            ], "\(run)")
+    }
+
+    @Test func aCacheThatIsNotEmbedOutputIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("notes.txt")
+        try Data("hello\nworld\n".utf8).write(to: cache)
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
+        ])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.stderr.contains("\(cache.path): It is not the output of `vision-tasks embed --format jsonl` (or json)"), "\(run)")
+    }
+
+    /// A query that cannot be embedded gets its error as its record; the other queries are answered.
+    @Test func aBrokenQueryFailsAloneWithItsError() async throws {
+        let missing = "/nonexistent/query.jpg"
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--query", missing, "--query", Fixture.burger, "--top", "1",
+            "--format", "jsonl", Fixture.burgerCrop, Fixture.sparrowPNG,
+        ])
+        #expect(run.status == 1, "\(run)")
+        let records = run.jsonObjects(format: "jsonl")
+        try #require(records.count == 2, "\(run)")
+        #expect(records[0]["query"] as? String == missing)
+        #expect((records[0]["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
+        #expect((records[1]["matches"] as? [[String: Any]])?.first?["image"] as? String == Fixture.burgerCrop)
+        #expect(run.diagnostics.isEmpty, "the error is in the query's record only: \(run)")
+    }
+
+    @Test func usageErrors() async throws {
+        let noQuery = try await VisionTasksTool.run(["similar", "--model", EmbedCommandTests.embedder, Self.images])
+        #expect(noQuery.status == 2 && noQuery.stderr.contains("give at least one --query PHOTO"), "\(noQuery)")
+        let noImages = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--query", Fixture.burger,
+        ])
+        #expect(noImages.status == 2 && noImages.stderr.contains("no image given to rank"), "\(noImages)")
+        let quantize = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--quantize", "--query", Fixture.burger, Self.images,
+        ])
+        #expect(quantize.status == 2 && quantize.stderr.contains("--quantize"), "\(quantize)")
+    }
+}
