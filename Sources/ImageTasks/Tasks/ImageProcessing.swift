@@ -39,4 +39,10 @@ package struct ImageProcessing: Sendable {
             throw TasksError.wrapping(error)
         }
     }
+
+    /// A decoded picture (a video frame's `image`) with `orientation` in place of its own when
+    /// set: `--rotation` replaces a video's display matrix as it replaces a photo's EXIF tag.
+    package func oriented(_ image: MPImage) -> MPImage {
+        orientation.map { MPImage(pixels: image.pixels, orientation: $0) } ?? image
+    }
 }

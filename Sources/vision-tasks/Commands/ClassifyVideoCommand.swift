@@ -103,7 +103,7 @@ struct ClassifyVideoCommand: ParsableCommand {
             while let frame = reader.next() {
                 guard timestamps.admit(frame.timestampInMilliseconds) != nil else { continue }
                 guard sampler.take(frame.timestampInMilliseconds) else { continue }
-                let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
+                let image = imageProcessing.processing(decoding: .exact).oriented(frame.image)
                 let outcome: Result<ImageClassifierResult, TasksError>
                 do {
                     outcome = .success(

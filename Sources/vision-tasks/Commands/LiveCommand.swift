@@ -124,7 +124,7 @@ struct LiveCommand: ParsableCommand {
         do {
             while !interruption.requested, let frame = try source.nextFrame() {
                 guard let timestamp = timestamps.admit(frame.timestampInMilliseconds) else { continue }
-                let image = MPImage(pixels: frame.pixels, orientation: imageProcessing.orientation ?? frame.orientation)
+                let image = imageProcessing.processing(decoding: .exact).oriented(frame.image)
                 try classifier.classifyAsync(
                     image: image, timestampInMilliseconds: timestamp,
                     regionOfInterest: imageProcessing.regionOfInterest)
