@@ -39,10 +39,6 @@ package struct ServedEmbedder: ServedTask {
     package func serve(_ image: Data, name: String, parameters: RequestParameters) throws(TasksError) -> ServedImage {
         let outcome = ImageOutcome(
             path: FileSystemPath(name), result: Result { () throws(TasksError) in try task.process(encoded: image) })
-        let embedding = (try? outcome.result.get())?.embeddings.first
-        let values: TensorValues? = embedding.flatMap { embedding in
-            embedding.quantizedEmbedding.map(TensorValues.int8) ?? embedding.floatEmbedding.map(TensorValues.float32)
-        }
-        return try ServedImage(outcome, values: values)
+        return try ServedImage(outcome, values: (try? outcome.result.get())?.firstRow)
     }
 }

@@ -4,7 +4,7 @@ import VisionTasks
 
 /// `classify`: an `ImageClassifier` in image mode with the image-processing options of a run
 /// (region of interest, orientation override, exact or fast decoding).
-package struct ClassificationTask: ImageTask {
+package struct ClassificationTask: MPImageTask {
     package let classifier: ImageClassifier
     package let processing: ImageProcessing
 
@@ -18,21 +18,13 @@ package struct ClassificationTask: ImageTask {
         self.processing = processing
     }
 
-    package func process(file path: FileSystemPath) throws(TasksError) -> ClassificationOutput {
-        try classify(try processing.image(file: path, covering: classifier.inputImageSize))
-    }
+    package typealias Output = ClassificationOutput
 
-    package func process(encoded data: Data) throws(TasksError) -> ClassificationOutput {
-        try classify(try processing.image(encoded: data, covering: classifier.inputImageSize))
-    }
+    package var inputImageSize: CGSize { classifier.inputImageSize }
 
-    private func classify(_ image: MPImage) throws(TasksError) -> ClassificationOutput {
-        do {
-            let result = try classifier.classify(image: image, regionOfInterest: processing.regionOfInterest)
-            return ClassificationOutput(heads: result.classificationResult.classifications)
-        } catch {
-            throw TasksError.wrapping(error)
-        }
+    package func output(for image: MPImage) throws -> ClassificationOutput {
+        let result = try classifier.classify(image: image, regionOfInterest: processing.regionOfInterest)
+        return ClassificationOutput(heads: result.classificationResult.classifications)
     }
 }
 

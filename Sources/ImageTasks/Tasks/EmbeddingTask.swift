@@ -3,7 +3,7 @@ import TasksCommon
 import VisionTasks
 
 /// `embed`: an `ImageEmbedder` in image mode with the image-processing options of a run.
-package struct EmbeddingTask: ImageTask {
+package struct EmbeddingTask: MPImageTask {
     package let embedder: ImageEmbedder
     package let processing: ImageProcessing
 
@@ -17,21 +17,13 @@ package struct EmbeddingTask: ImageTask {
         self.processing = processing
     }
 
-    package func process(file path: FileSystemPath) throws(TasksError) -> EmbeddingOutput {
-        try embed(try processing.image(file: path, covering: embedder.inputImageSize))
-    }
+    package typealias Output = EmbeddingOutput
 
-    package func process(encoded data: Data) throws(TasksError) -> EmbeddingOutput {
-        try embed(try processing.image(encoded: data, covering: embedder.inputImageSize))
-    }
+    package var inputImageSize: CGSize { embedder.inputImageSize }
 
-    private func embed(_ image: MPImage) throws(TasksError) -> EmbeddingOutput {
-        do {
-            let result = try embedder.embed(image: image, regionOfInterest: processing.regionOfInterest)
-            return EmbeddingOutput(embeddings: result.embeddingResult.embeddings)
-        } catch {
-            throw TasksError.wrapping(error)
-        }
+    package func output(for image: MPImage) throws -> EmbeddingOutput {
+        let result = try embedder.embed(image: image, regionOfInterest: processing.regionOfInterest)
+        return EmbeddingOutput(embeddings: result.embeddingResult.embeddings)
     }
 }
 
@@ -44,6 +36,13 @@ package struct EmbeddingOutput: TaskOutput {
     package static let recordKey = "embeddings"
 
     package var record: [EmbeddingRecord] { embeddings.map(EmbeddingRecord.init) }
+
+    /// The first head's values as one row of a numeric tensor (the server's [B, D] output and
+    /// `embed --format npy`), or nil when there is no head.
+    package var firstRow: TensorValues? {
+        guard let first = embeddings.first else { return nil }
+        return first.quantizedEmbedding.map(TensorValues.int8) ?? first.floatEmbedding.map(TensorValues.float32)
+    }
 
     /// The first element that is not a finite number (quantized embeddings always are).
     package var failure: TasksError? {

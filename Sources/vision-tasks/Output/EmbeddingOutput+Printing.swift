@@ -47,8 +47,5 @@ extension EmbeddingOutput: PrintableOutput {
     }
 
     /// The first head's values: the row of `--format npy`.
-    var matrixRow: TensorValues? {
-        guard let first = embeddings.first else { return nil }
-        return first.quantizedEmbedding.map(TensorValues.int8) ?? first.floatEmbedding.map(TensorValues.float32)
-    }
+    var matrixRow: TensorValues? { firstRow }
 }
