@@ -113,7 +113,9 @@ final class RequestHandler: HTTPExchangeHandler {
     private func process(_ request: HTTPRequest, pool: ModelPool, verb: String) throws(HTTPError) -> HTTPResponse {
         guard verb == pool.verb else {
             throw HTTPError(
-                404, "Model '\(pool.name)' is a \(pool.kind): its route is /v1/models/\(pool.name)/\(pool.verb), not /\(verb).")
+                404,
+                "Model '\(pool.name)' is \(pool.kind.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(pool.kind): "
+                    + "its route is /v1/models/\(pool.name)/\(pool.verb), not /\(verb).")
         }
         let parameters = try ParameterParsing.parameters(query: request.head.query)
         let contentType = request.head.header("content-type")?.lowercased() ?? ""

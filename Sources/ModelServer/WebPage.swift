@@ -39,7 +39,9 @@ enum WebPage {
             const response = await fetch("/v1/models", { headers: headers() });
             const body = await response.json();
             if (!response.ok) { say(body.error || ("HTTP " + response.status), true); return; }
-            $("model").replaceChildren(...body.models.map((m) => new Option(m.name + " (" + m.kind + ")", m.name)));
+            $("model").replaceChildren(...body.models.map((m) => {
+              const option = new Option(m.name + " (" + m.kind + ")", m.name); option.dataset.task = m.task; return option;
+            }));
           } catch (error) { say("Cannot reach the server: " + error, true); }
         }
         function show(blob, name, record) {
@@ -50,6 +52,12 @@ enum WebPage {
           if (record.error) {
             const error = document.createElement("div"); error.className = "error"; error.textContent = record.error;
             bars.append(error);
+          }
+          for (const e of record.embeddings || []) {
+            const values = e.floatEmbedding || e.quantizedEmbedding || [];
+            const line = document.createElement("div");
+            line.textContent = "Embedding: " + values.length + " values" + (e.headName ? " (" + e.headName + ")" : "");
+            bars.append(line);
           }
           const categories = record.classifications ? record.classifications[0].categories
             : (record.labels || []).map((l) => ({ categoryName: l.text, score: l.confidence }));
@@ -66,9 +74,10 @@ enum WebPage {
           row.append(img, bars); $("results").prepend(row);
         }
         async function classify(blob, name) {
-          say("Classifying " + name + "...");
+          say("Sending " + name + "...");
+          const task = ($("model").selectedOptions[0] || {}).dataset?.task || "classify";
           try {
-            const response = await fetch("/v1/models/" + encodeURIComponent($("model").value) + "/classify", {
+            const response = await fetch("/v1/models/" + encodeURIComponent($("model").value) + "/" + task, {
               method: "POST", headers: { ...headers(), "Content-Type": blob.type || "image/jpeg" }, body: blob });
             const body = await response.json();
             if (!response.ok) { show(blob, name, { error: body.error || ("HTTP " + response.status) }); say("", false); return; }

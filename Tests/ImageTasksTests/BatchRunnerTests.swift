@@ -39,9 +39,11 @@ struct BatchRunnerTests {
         let jobs: Int
         /// "I/N", or nil for all images.
         let shard: String?
-        /// Indexes into the photos whose earlier record is a success (skipped) or an error (retried).
+        /// Indexes into the photos whose earlier record is a success (skipped), an error
+        /// (retried) or another task's success (retried: classify's output is no embedding).
         let resumeSucceeded: [Int]
         let resumeFailed: [Int]
+        var resumeOtherTask: [Int] = []
     }
 
     static let cases = [
@@ -50,8 +52,8 @@ struct BatchRunnerTests {
         Case(testDescription: "shard 0/2", jobs: 2, shard: "0/2", resumeSucceeded: [], resumeFailed: []),
         Case(testDescription: "shard 1/2", jobs: 2, shard: "1/2", resumeSucceeded: [], resumeFailed: []),
         Case(
-            testDescription: "resume skips successes, retries errors", jobs: 2, shard: nil, resumeSucceeded: [0, 2],
-            resumeFailed: [1]),
+            testDescription: "resume skips successes, retries errors and other tasks' records", jobs: 2, shard: nil,
+            resumeSucceeded: [0, 2], resumeFailed: [1], resumeOtherTask: [3]),
     ]
 
     @Test(arguments: BatchTaskKind.allCases, cases)
@@ -59,13 +61,14 @@ struct BatchRunnerTests {
         let photos = try Photos()
         let resume = photos.folder.appendingPathComponent("earlier.jsonl")
         let earlier =
-            batchCase.resumeSucceeded.map { #"{"image":"\#(photos.files[$0])","classifications":[]}"# }
+            batchCase.resumeSucceeded.map { #"{"image":"\#(photos.files[$0])","\#(task.recordKey)":[]}"# }
             + batchCase.resumeFailed.map { #"{"image":"\#(photos.files[$0])","error":{"code":"UNKNOWN","message":"x"}}"# }
+            + batchCase.resumeOtherTask.map { #"{"image":"\#(photos.files[$0])","\#(task.otherRecordKey)":[]}"# }
             + [#"{"image":"cut short"#]
         try Data(earlier.joined(separator: "\n").utf8).write(to: resume)
         let shard = try batchCase.shard.map { try Shard($0) }
         let source = try ImageSource(
-            images: photos.files.map { FileSystemPath($0) }, filesFrom: nil, shard: shard, resume: resume.path)
+            images: photos.files.map { FileSystemPath($0) }, filesFrom: nil, shard: shard, resume: task.resumeFile(resume.path))
         let (lines, listFailure) = try task.run(source, jobs: batchCase.jobs)
         #expect(listFailure == nil)
 

@@ -32,6 +32,21 @@ enum BatchTaskKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// The `--resume` file of this task at `path`.
+    func resumeFile(_ path: String) -> ResumeFile {
+        switch self {
+        case .classify: ResumeFile(path, for: ClassificationOutput.self)
+        case .label: ResumeFile(path, for: LabelingOutput.self)
+        case .embed: ResumeFile(path, for: EmbeddingOutput.self)
+        }
+    }
+
+    /// The member holding this task's output in a record.
+    var recordKey: String { resumeFile("").recordKey }
+
+    /// Another task's output member.
+    var otherRecordKey: String { self == .classify ? "embeddings" : "classifications" }
+
     /// The record of one image processed directly by a fresh instance (not through the runner).
     func directRecord(_ path: String) throws -> String {
         switch self {

@@ -90,6 +90,7 @@ struct ServeEmbedTests {
             "POST", "/v1/models/tiny/classify", body: try Data(contentsOf: ServeTests.burger),
             headers: ["Content-Type": "image/jpeg"])
         #expect(classify.status == 404, "an embedder is not classified: \(classify.text)")
+        #expect(classify.error == "Model 'tiny' is an embedder: its route is /v1/models/tiny/embed, not /classify.")
         #expect(await server.terminate() == 0)
     }
 
@@ -103,5 +104,18 @@ struct ServeEmbedTests {
                 == "An embedder takes no classification parameters (max_results, score_threshold, category lists, locale).",
             "\(reply.text)")
         #expect(await server.terminate() == 0)
+    }
+
+    /// The embedder options with no model served as an embedder are an error, not ignored.
+    @Test func embedderOptionsNeedAnEmbedder() async throws {
+        let run = try await VisionTasksTool.run([
+            "serve", "--port", "0", "--model", "extractor=\(EmbedCommandTests.extractor)", "--l2-normalize",
+        ])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: --l2-normalize and --quantize apply to embedders, and no --model is served as one "
+                    + "(a model without ImageEmbedder metadata needs --task embed)"
+            ], "\(run)")
     }
 }

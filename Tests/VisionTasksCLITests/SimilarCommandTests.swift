@@ -52,8 +52,8 @@ struct SimilarCommandTests {
             ], "\(run)")
     }
 
-    /// Embeddings `embed` printed are used as they are: with all of them cached, no model is
-    /// even loaded (the model path does not exist), and the ranking is the same.
+    /// Embeddings `embed` printed are used as they are, not made again: a record whose values
+    /// are the query's own makes its photo the first match, at 1.
     @Test func cachedEmbeddingsAreReused() async throws {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -61,15 +61,68 @@ struct SimilarCommandTests {
             "embed", "--model", EmbedCommandTests.embedder, "--format", "jsonl", Self.images,
         ])
         try #require(embed.status == 0, "\(embed)")
+        let records = embed.stdoutLines
+        let burger = try #require(records.first { $0.contains("\"image\":\"\(Fixture.burger)\"") })
+        let sparrow = burger.replacingOccurrences(of: Fixture.burger, with: Fixture.sparrowPNG)
+        let edited = records.filter { !$0.contains("\"image\":\"\(Fixture.sparrowPNG)\"") } + [sparrow]
         let cache = folder.appendingPathComponent("embeddings.jsonl")
-        // A run killed while writing: the torn last line is ignored.
-        try Data((embed.stdout + #"{"image":"torn"#).utf8).write(to: cache)
-        let arguments = ["--query", Fixture.burger, "--format", "json", Self.images]
-        let fresh = try await VisionTasksTool.run(["similar", "--model", EmbedCommandTests.embedder] + arguments)
-        let cached = try await VisionTasksTool.run(
-            ["similar", "--model", "/nonexistent/model.tflite", "--embeddings", cache.path] + arguments)
-        #expect(cached.status == 0, "\(cached)")
-        #expect(cached.stdout == fresh.stdout)
+        // A run killed while writing: the torn last line is left out.
+        try Data((edited.joined(separator: "\n") + "\n" + #"{"image":"torn"#).utf8).write(to: cache)
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--embeddings", cache.path, "--query", Fixture.burger,
+            "--format", "json", Self.images,
+        ])
+        #expect(run.status == 0, "\(run)")
+        let matches = try Self.matches(run)
+        #expect(matches.first?.0 == "sparrow.png" && matches.first?.1 == 1, "\(run)")
+        #expect(matches.dropFirst().prefix(2).map(\.0) == ["burger-224.png", "burger_crop.jpg"])
+    }
+
+    /// The model is loaded even when the file has every photo: a file made with another model
+    /// (1,024 values, not 1,280) is refused, naming it.
+    @Test func aCacheOfAnotherModelIsRefused() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let embed = try await VisionTasksTool.run([
+            "embed", "--model", EmbedCommandTests.extractor, "--format", "jsonl", Fixture.burger,
+        ])
+        let cache = folder.appendingPathComponent("extractor.jsonl")
+        try Data(embed.stdout.utf8).write(to: cache)
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
+        ])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: INVALID_ARGUMENT: \(cache.path): The embedding of \(Fixture.burger) has 1024 values, but the model's "
+                    + "has 1280: the file was made with another model."
+            ], "\(run)")
+    }
+
+    @Test func theImageOptionsCannotApplyToACache() async throws {
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--embeddings", "any.jsonl", "--rotation", "180", "--query",
+            Fixture.burger, Self.images,
+        ])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("--embeddings cannot be combined with --roi, --rotation or --decode fast"), "\(run)")
+    }
+
+    /// Each file is listed once however it is named, and the query's own file never, a hard link included.
+    @Test func eachFileCountsOnceAndTheQueryNever() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let query = folder.appendingPathComponent("query.jpg").path
+        let hardLink = folder.appendingPathComponent("same-file.jpg").path
+        try FileManager.default.copyItem(atPath: Fixture.burger, toPath: query)
+        try FileManager.default.linkItem(atPath: query, toPath: hardLink)
+        let dotted = TestData.url("images/./sparrow.png").path
+        let run = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.embedder, "--query", query, "--format", "json", hardLink, Fixture.sparrowPNG,
+            dotted, Fixture.burgerCrop,
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.matches(run).map(\.0) == ["burger_crop.jpg", "sparrow.png"], "\(run)")
     }
 
     @Test func aQuantizedCacheIsRefusedNamingTheFile() async throws {

@@ -28,7 +28,7 @@ package struct ImageSource {
     ///   argument without images (`emptyFolderReason`, naming the folder).
     package init(
         images: [FileSystemPath], filesFrom: String?, nullSeparated: Bool = false, shard: Shard? = nil,
-        resume: String? = nil
+        resume: ResumeFile? = nil
     ) throws(TasksError) {
         let origin: Origin =
             if let filesFrom {
@@ -36,7 +36,7 @@ package struct ImageSource {
             } else {
                 .arguments(try ImageFileList.expand(images))
             }
-        let completed = try resume.map { path throws(TasksError) in try ResumeRecords.completedImages(in: path) } ?? []
+        let completed = try resume.map { file throws(TasksError) in try ResumeRecords.completedImages(in: file) } ?? []
         self.init(origin: origin, shard: shard, completed: completed)
     }
 

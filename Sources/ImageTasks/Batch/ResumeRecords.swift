@@ -2,16 +2,30 @@ import Foundation
 import Glibc
 import TasksCommon
 
+/// `--resume OUT.jsonl` of one task: the file, and the member its task's records hold.
+package struct ResumeFile: Sendable {
+    package let path: String
+    /// `TaskOutput.recordKey`: "classifications", "labels" or "embeddings".
+    package let recordKey: String
+
+    package init<Output: TaskOutput>(_ path: String, for output: Output.Type) {
+        self.path = path
+        recordKey = Output.recordKey
+    }
+}
+
 /// `--resume OUT.jsonl`: the images an earlier run's jsonl output already has a result for.
 ///
-/// A line counts when it is a JSON object with an `image` and no `error` (a classify or label
-/// record); images that failed are tried again, and a line cut short (a run killed while
-/// writing) or anything else that is not such a record is ignored. A missing file is an empty
-/// one (the first run of a job), so the same command can start and resume it.
+/// A line counts when it is a JSON object with an `image`, no `error`, and the task's output
+/// member (`ResumeFile.recordKey`: so that classify's output does not count as done for embed);
+/// images that failed are tried again, and a line cut short (a run killed while writing) or
+/// anything else that is not such a record is ignored. A missing file is an empty one (the
+/// first run of a job), so the same command can start and resume it.
 package enum ResumeRecords {
-    /// The `image` members of the successful records in `path`.
+    /// The `image` members of the successful records of the file.
     /// - Throws: `TasksError` naming the file when it exists but cannot be read.
-    package static func completedImages(in path: String) throws(TasksError) -> Set<String> {
+    package static func completedImages(in file: ResumeFile) throws(TasksError) -> Set<String> {
+        let path = file.path
         let kind = FileKind(noun: "resume file", maximumByteCount: .max)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -23,8 +37,11 @@ package enum ResumeRecords {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         let decoder = JSONDecoder()
+        decoder.userInfo[Record.outputKey] = file.recordKey
         func take(_ line: ArraySlice<UInt8>) {
-            guard let record = try? decoder.decode(Record.self, from: Data(line)), record.error == nil else { return }
+            guard let record = try? decoder.decode(Record.self, from: Data(line)), record.error == nil, record.hasOutput else {
+                return
+            }
             done.insert(record.image)
         }
         while true {
@@ -48,7 +65,27 @@ package enum ResumeRecords {
 
     /// The members of a record that matter here.
     private struct Record: Decodable {
+        /// The `userInfo` entry naming the output member.
+        static let outputKey = CodingUserInfoKey(rawValue: "recordKey")!
+
         let image: String
         let error: ErrorRecord?
+        let hasOutput: Bool
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Member.self)
+            image = try container.decode(String.self, forKey: Member("image"))
+            error = try container.decodeIfPresent(ErrorRecord.self, forKey: Member("error"))
+            hasOutput = (decoder.userInfo[Self.outputKey] as? String).map { container.contains(Member($0)) } ?? false
+        }
+    }
+
+    /// A member named at run time.
+    private struct Member: CodingKey {
+        let stringValue: String
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }

@@ -34,19 +34,32 @@ package enum EmbeddingCache {
     private static func decode(_ bytes: Data, file: String) throws(TasksError) -> [ImageOutcomeRecord<EmbeddingOutput>] {
         let decoder = JSONDecoder()
         let isArray = bytes.first { !Set(" \t\r\n".utf8).contains($0) } == UInt8(ascii: "[")
-        do {
-            if isArray { return try decoder.decode([ImageOutcomeRecord<EmbeddingOutput>].self, from: bytes) }
-            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-            return try lines.enumerated().compactMap { number, line in
-                do {
-                    return try decoder.decode(ImageOutcomeRecord<EmbeddingOutput>.self, from: Data(line))
-                } catch  where number == lines.count - 1 && bytes.last != UInt8(ascii: "\n") {
-                    return nil  // a run killed while writing its last line
-                }
+        if isArray {
+            do {
+                return try decoder.decode([ImageOutcomeRecord<EmbeddingOutput>].self, from: bytes)
+            } catch {
+                throw notEmbedOutput("it is a JSON array, but not one of `embed` records", file: file)
             }
-        } catch {
-            throw .invalidArgument(
-                "It is not the output of `vision-tasks embed --format jsonl` (or json): \(error).", subject: .file(file))
         }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var records: [ImageOutcomeRecord<EmbeddingOutput>] = []
+        for (index, line) in lines.enumerated() where !line.allSatisfy({ $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: " ") }) {
+            do {
+                records.append(try decoder.decode(ImageOutcomeRecord<EmbeddingOutput>.self, from: Data(line)))
+            } catch {
+                // The last line of a run killed while writing it has no newline: left out.
+                if index == lines.count - 1 { continue }
+                throw notEmbedOutput("line \(index + 1) is not an `embed` record", file: file)
+            }
+        }
+        guard !records.isEmpty || bytes.allSatisfy({ Set(" \t\r\n".utf8).contains($0) }) else {
+            throw notEmbedOutput("it holds no complete `embed` record", file: file)
+        }
+        return records
+    }
+
+    private static func notEmbedOutput(_ what: String, file: String) -> TasksError {
+        .invalidArgument(
+            "It is not the output of `vision-tasks embed --format jsonl` (or json): \(what).", subject: .file(file))
     }
 }

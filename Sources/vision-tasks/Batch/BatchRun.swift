@@ -53,11 +53,13 @@ extension BatchRun {
     /// `--shard` and `--resume` applied; nil after reporting on stderr a list or resume file
     /// that cannot be opened.
     /// - Throws: `UsageError` for a folder argument without images.
-    static func source(images: [FileSystemPath], options: BatchOptionGroup) throws(UsageError) -> ImageSource? {
+    static func source<Output: TaskOutput>(
+        images: [FileSystemPath], options: BatchOptionGroup, output: Output.Type
+    ) throws(UsageError) -> ImageSource? {
         do throws(TasksError) {
             return try ImageSource(
                 images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated, shard: options.shard,
-                resume: options.resume)
+                resume: options.resume.map { ResumeFile($0, for: output) })
         } catch {
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")

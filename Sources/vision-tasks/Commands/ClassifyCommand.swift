@@ -62,7 +62,9 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
+        guard let source = try BatchRun.source(images: images, options: batch, output: ClassificationOutput.self) else {
+            return 1
+        }
         let imageProcessing = imageProcessing
         var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
         if let path = self.report {

@@ -58,7 +58,7 @@ struct EmbedCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let source = try BatchRun.source(images: images, options: batch) else { return 1 }
+        guard let source = try BatchRun.source(images: images, options: batch, output: EmbeddingOutput.self) else { return 1 }
         let run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
         let processing = imageProcessing.processing(decoding: decoding)
         return run.run { workers throws(TasksError) in

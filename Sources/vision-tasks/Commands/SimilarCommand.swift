@@ -8,16 +8,18 @@ struct SimilarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "similar",
         abstract: "Rank photos by similarity to query photos (MediaPipe ImageEmbedder, cosine similarity).",
-        usage: "vision-tasks similar --model MODEL --query PHOTO... [options] IMAGE_OR_FOLDER...",
+        usage: "vision-tasks similar --model MODEL (--query PHOTO)... [options] IMAGE_OR_FOLDER...",
         discussion: """
             Embeds each query and every photo of the arguments (folders are searched recursively)
             with the model, as `embed` does without --quantize, and lists for each query the photos
             most similar to it by the cosine similarity of their embeddings (MediaPipe's
             ImageEmbedder.cosineSimilarity, first head), most similar first: near-duplicates, then
-            crops and edits, then photos of the same kind. A query is never its own match (the
-            same file, however named). --embeddings reuses what `vision-tasks embed --format jsonl
-            > FILE` printed for the same model (matched by the image path as printed), so a folder
-            is embedded once for many queries.
+            crops and edits, then photos of the same kind. Each file is listed once, and a query is
+            never its own match (the same file under any name, links included). --embeddings
+            reuses what `vision-tasks embed --format jsonl > FILE` printed for the same model
+            (matched by the image path as printed), so a folder is embedded once for many
+            queries; the model is still loaded, and a file whose embeddings are not its size is
+            refused.
             """,
         epilogue: """
             table: per query its path, then rank, similarity and path. json: one array of {"query",
@@ -71,6 +73,12 @@ struct SimilarCommand: ParsableCommand {
         cacheFile = try parsed.value(Self.embeddings)
         imageProcessing = try ImageProcessingOptionGroup(parsed)
         decoding = try parsed.value(DecodingMode.option)
+        if cacheFile != nil, imageProcessing.regionOfInterest != .zero || imageProcessing.orientation != nil || decoding == .fast
+        {
+            throw UsageError(
+                "--embeddings cannot be combined with --roi, --rotation or --decode fast: the file does not say how its "
+                    + "embeddings were made (give those options to `vision-tasks embed` when making it)")
+        }
         format = try parsed.value(Self.format)
         verbose = parsed.isSet(StandardOptions.verbose)
         jobs = try parsed.value(BatchOptionGroup.jobs)
@@ -78,10 +86,8 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         let candidates: [ImageInput]
-        var search = SimilaritySearch()
         do throws(TasksError) {
             candidates = try ImageFileList.expand(images)
-            if let cacheFile { search = SimilaritySearch(cached: try EmbeddingCache.read(cacheFile)) }
         } catch {
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")
@@ -89,8 +95,20 @@ struct SimilarCommand: ParsableCommand {
             StandardStreams.reportError(error)
             return 1
         }
-        guard let failures = embed(search.missing(queries.map(ImageInput.file) + candidates), into: &search) else { return 1 }
-        var status: Int32 = failures > 0 ? 1 : 0
+        let inputs = queries.map(ImageInput.file) + candidates
+        // The model is loaded even when the file holds every embedding: its size checks the file.
+        guard let tasks = loadTasks(for: inputs), let first = tasks.first else { return 1 }
+        var search = SimilaritySearch(dimension: first.embedder.embeddingDimensions.first ?? 0)
+        if let cacheFile {
+            do throws(TasksError) {
+                try search.keep(cached: try EmbeddingCache.read(cacheFile), from: cacheFile)
+            } catch {
+                StandardStreams.reportError(error)
+                return 1
+            }
+        }
+        search.embed(search.missing(inputs), tasks: tasks)
+        var status: Int32 = reportFailures(of: inputs, in: search) ? 1 : 0
         var printer = SimilarityPrinter(format: format)
         for query in queries where !printer.add(query: query, result: search.matches(for: query, among: candidates, top: top)) {
             status = 1
@@ -99,27 +117,28 @@ struct SimilarCommand: ParsableCommand {
         return printer.printingFailed ? 1 : status
     }
 
-    /// Embeds `inputs` into `search`, reporting on stderr each photo that fails (a query's error
-    /// is its record).
-    /// - Returns: the number of failures; nil when the model could not be loaded.
-    private func embed(_ inputs: [ImageInput], into search: inout SimilaritySearch) -> Int? {
-        guard !inputs.isEmpty else { return 0 }
+    /// One embedding task per worker for `inputs`; nil after reporting a model that cannot be loaded.
+    private func loadTasks(for inputs: [ImageInput]) -> [EmbeddingTask]? {
         let workers = BatchRunner.workerCount(jobs: jobs, source: ImageSource(origin: .arguments(inputs)))
         let processing = imageProcessing.processing(decoding: decoding)
-        let made = ModelLoading.load(verbose: verbose) { () throws(TasksError) in
+        return ModelLoading.load(verbose: verbose) { () throws(TasksError) in
             try (0..<workers).map { _ throws(TasksError) in
                 try EmbeddingTask(options: embedder.options(workers: workers), processing: processing)
             }
         }
-        guard let tasks = made else { return nil }
-        var failures = 0
+    }
+
+    /// Reports on stderr, once each and in order, the photos that could not be embedded or
+    /// compared (a query's error is its record instead).
+    /// - Returns: whether any input failed, queries included.
+    private func reportFailures(of inputs: [ImageInput], in search: SimilaritySearch) -> Bool {
         let queryPaths = Set(queries.map(\.description))
-        search.embed(inputs, tasks: tasks) { path, error in
-            failures += 1
-            guard !queryPaths.contains(path.description) else { return }
-            StandardStreams.warn(
-                "\(TableText.escaped(path.description)): error: \(ErrorText.describe(error, imageFile: path.description))")
+        var reported: Set<String> = []
+        for input in inputs {
+            let path = input.path.description
+            guard let error = search.failures[path], !queryPaths.contains(path), reported.insert(path).inserted else { continue }
+            StandardStreams.warn("\(TableText.escaped(path)): error: \(ErrorText.describe(error, imageFile: path))")
         }
-        return failures
+        return inputs.contains { search.failures[$0.path.description] != nil }
     }
 }

@@ -177,6 +177,7 @@ struct ServeCommand: ParsableCommand {
     /// Every model's instances, or nil after reporting the first that failed to load.
     private func loadModels() -> [ServedModel]? {
         var models: [ServedModel] = []
+        var embedders = 0
         for (name, path) in self.models {
             guard
                 let kind = ModelLoading.load(verbose: verbose, { () throws(TasksError) in try task.resolved(forModelAt: path) }),
@@ -186,7 +187,14 @@ struct ServeCommand: ParsableCommand {
                         : try ServedClassifier(path: path, threads: threads, locale: locale)
                 })
             else { return nil }
+            if kind == .embed { embedders += 1 }
             models.append(ServedModel(name: name, instances: pool))
+        }
+        if (l2Normalize || quantize) && embedders == 0 {
+            StandardStreams.warn(
+                "error: --l2-normalize and --quantize apply to embedders, and no --model is served as one "
+                    + "(a model without ImageEmbedder metadata needs --task embed)")
+            return nil
         }
         for (name, manifest) in labelers {
             guard let pool = pool({ () throws(TasksError) in try ServedLabeler(manifest: manifest) }) else { return nil }
