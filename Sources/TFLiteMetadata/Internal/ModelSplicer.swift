@@ -26,17 +26,7 @@ enum ModelSplicer {
             try newRoot(of: FlatBuffer(bytes).rootTable("Model"), metadata: metadata)
         }
         let prefix = FlatBufferValue.prefix(root: root, identifier: "TFL3", followingAlignment: shiftAlignment)
-        // The old zip (if libzip opens one) is dropped: the new one replaces it. Left in place,
-        // it would be the one readers find when no new zip follows.
-        var oldEnd = bytes.count
-        if AssociatedFiles(modelBytes: bytes).hasArchive {
-            guard let start = StoredZipWriter.archiveStart(in: bytes) else {
-                throw .invalidArgument(
-                    "The model's zip of associated files could not be located (its central directory is not where its end record says); it was not changed."
-                )
-            }
-            oldEnd = start
-        }
+        let oldEnd = try flatBufferEnd(of: bytes)
         let flatBufferSize = prefix.count + oldEnd
         guard flatBufferSize <= maximumFlatBufferSize else {
             throw .invalidArgument(
@@ -50,6 +40,20 @@ enum ModelSplicer {
             result += try StoredZipWriter.archive(files, startOffset: result.count)
         }
         return result
+    }
+
+    /// Where the model's zip of associated files starts (the bytes before it are the FlatBuffer),
+    /// or its size when it has none. The old zip is dropped by the writers: a new one replaces
+    /// it, and left in place it would be the one readers find when no new zip follows.
+    /// - Throws: `TasksError` invalidArgument when libzip opens a zip whose start cannot be located.
+    static func flatBufferEnd(of bytes: Data) throws(TasksError) -> Int {
+        guard AssociatedFiles(modelBytes: bytes).hasArchive else { return bytes.count }
+        guard let start = StoredZipWriter.archiveStart(in: bytes) else {
+            throw .invalidArgument(
+                "The model's zip of associated files could not be located (its central directory is not where its end record says); it was not changed."
+            )
+        }
+        return start
     }
 
     /// The new `Model` table: the old fields as references into the old bytes, new `buffers`

@@ -8,9 +8,11 @@ enum Schema {
     /// `table Model`.
     enum Model {
         static let version = 0
+        static let operatorCodes = 1
         static let subgraphs = 2
         static let buffers = 4
         static let metadata = 6
+        static let signatureDefs = 7
         /// The number of fields this schema version declares (ids 0..<fieldCount).
         static let fieldCount = 8
     }
@@ -20,14 +22,73 @@ enum Schema {
         static let tensors = 0
         static let inputs = 1
         static let outputs = 2
+        static let operators = 3
+        static let name = 4
+        /// The number of fields this schema version declares.
+        static let fieldCount = 6
+    }
+
+    /// `table Operator` (TFLite schema).
+    enum Operator {
+        static let opcodeIndex = 0
+        static let inputs = 1
+        static let outputs = 2
+        /// The `builtin_options` union: its type byte, then the table.
+        static let builtinOptionsType = 3
+        static let builtinOptions = 4
+    }
+
+    /// `table OperatorCode` (TFLite schema): the builtin is the larger of the two code fields
+    /// (`deprecated_builtin_code` holds codes below 127 for old readers).
+    enum OperatorCode {
+        static let deprecatedBuiltinCode = 0
+        static let version = 2
+        static let builtinCode = 3
+    }
+
+    /// `enum BuiltinOperator` values the graph editor reads or writes.
+    enum BuiltinOperator {
+        static let conv2D: Int32 = 3
+        static let dequantize: Int32 = 6
+        static let fullyConnected: Int32 = 9
+        static let reshape: Int32 = 22
+        static let softmax: Int32 = 25
+        static let squeeze: Int32 = 43
+        static let quantize: Int32 = 114
+    }
+
+    /// `union BuiltinOptions` members the graph editor writes, and their tables' fields.
+    enum BuiltinOptions {
+        static let fullyConnectedOptions: UInt8 = 8
+        static let softmaxOptions: UInt8 = 9
+        /// `SoftmaxOptions.beta`.
+        static let softmaxBeta = 0
+    }
+
+    /// `table SignatureDef` and its `table TensorMap` (TFLite schema).
+    enum SignatureDef {
+        static let inputs = 0
+        static let outputs = 1
+        static let signatureKey = 2
+        static let subgraphIndex = 4
+        static let tensorMapName = 0
+        static let tensorMapIndex = 1
     }
 
     /// `table Tensor` (TFLite schema).
     enum Tensor {
         static let shape = 0
         static let type = 1
+        static let buffer = 2
         static let name = 3
         static let quantization = 4
+    }
+
+    /// `enum TensorType` values the graph editor writes.
+    enum TensorType {
+        static let float32: UInt8 = 0
+        static let uint8: UInt8 = 3
+        static let int8: UInt8 = 9
     }
 
     /// `table QuantizationParameters` (TFLite schema).
