@@ -20,8 +20,8 @@ package struct DenseHead: Sendable {
     }
 }
 
-/// Graph edits for training a classifier on a frozen base: find the base's feature tensor, and
-/// write the base cut there with a new head (`DEQUANTIZE` after a quantized feature,
+/// Graph edits for training a classifier on a frozen base: find the base's feature tensor,
+/// write the base cut there (to compute the features), and write it cut there with a new head (`DEQUANTIZE` after a quantized feature,
 /// `FULLY_CONNECTED`, `SOFTMAX`) as its one output.
 ///
 /// The base's bytes are not re-encoded: as `ModelMetadataWriter` does, a new root table is
@@ -69,6 +69,18 @@ package enum ClassifierHeadAppender {
     ///   outside the FlatBuffer; a feature tensor out of range, produced by no operator, not of
     ///   one image (`[1, ...]`), not FLOAT32, UINT8 or INT8, or whose size is not the head's.
     package static func appending(_ head: DenseHead, to model: Data, at feature: Int) throws(TasksError) -> Data {
+        try edited(model, at: feature, head: head)
+    }
+
+    /// The model cut at tensor `feature`, which becomes its one output (the operators after its
+    /// producer dropped): the base as a feature extractor, for computing the features a head is
+    /// trained on. The base's metadata is kept (an embedder reads its input normalization).
+    /// - Throws: as `appending(_:to:at:)`, but a feature of any size.
+    package static func cutting(_ model: Data, at feature: Int) throws(TasksError) -> Data {
+        try edited(model, at: feature, head: nil)
+    }
+
+    private static func edited(_ model: Data, at feature: Int, head: DenseHead?) throws(TasksError) -> Data {
         let root = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             try FlatBuffer(model).rootTable("Model")
         }
@@ -112,16 +124,18 @@ package enum ClassifierHeadAppender {
     }
 }
 
-/// The new tables of one head edit, with the indexes they take after the base's.
+/// The new tables of one edit (a cut, with or without a head), with the indexes they take
+/// after the base's.
 private struct HeadEdit {
-    let head: DenseHead
+    /// The head to append; nil for a cut alone.
+    let head: DenseHead?
     let graph: ModelGraph
     let feature: Int32
     /// The producer of the feature tensor: the operators after it are dropped.
     let lastKept: Int
     let quantized: Bool
 
-    init(head: DenseHead, graph: ModelGraph, feature: Int) throws(TasksError) {
+    init(head: DenseHead?, graph: ModelGraph, feature: Int) throws(TasksError) {
         guard feature >= 0, feature < graph.tensors.count else {
             throw .invalidArgument("Tensor \(feature) does not exist: the base model has \(graph.tensors.count) tensors.")
         }
@@ -134,7 +148,7 @@ private struct HeadEdit {
             throw .invalidArgument("\(name) has shape \(tensor.shape); features of one image have shape [1, ...].")
         }
         let size = tensor.shape.reduce(1) { $0 * Int($1) }
-        guard size == head.featureCount else {
+        if let head, size != head.featureCount {
             throw .invalidArgument("\(name) has \(size) values; the head was trained on \(head.featureCount) features.")
         }
         guard ["FLOAT32", "UINT8", "INT8"].contains(tensor.typeName) else {
@@ -167,7 +181,7 @@ private struct HeadEdit {
         fields[Schema.Model.operatorCodes] = .tables(codes.map { .following($0.position) } + newOperatorCodes)
         fields[Schema.Model.buffers] = .tables(
             (buffers.isEmpty ? [.table([:])] : buffers.map { .following($0.position) })
-                + [floatBuffer(head.weights), floatBuffer(head.bias)])
+                + (head.map { [floatBuffer($0.weights), floatBuffer($0.bias)] } ?? []))
         let subgraph = try model.tables(Schema.Model.subgraphs, "subgraphs")[0]
         fields[Schema.Model.subgraphs] = .tables([
             try newSubgraph(subgraph, codeBase: codes.count, bufferBase: max(buffers.count, 1))
@@ -182,8 +196,11 @@ private struct HeadEdit {
     private var floatFeature: Int32 { quantized ? newTensorBase : feature }
     private var weightsTensor: Int32 { newTensorBase + (quantized ? 1 : 0) }
     private var probabilities: Int32 { weightsTensor + 3 }
+    /// The edited model's one output.
+    private var output: Int32 { head == nil ? feature : probabilities }
 
     private var newOperatorCodes: [FlatBufferValue] {
+        guard head != nil else { return [] }
         var codes = [Schema.BuiltinOperator.fullyConnected, Schema.BuiltinOperator.softmax].map {
             Self.operatorCode($0, version: 1)
         }
@@ -215,8 +232,26 @@ private struct HeadEdit {
             throw TasksError.invalidArgument(
                 "The base model's subgraph has fields newer than the TFLite schema this writer knows.")
         }
-        let classes = Int32(head.classCount)
         var tensors = graph.tensorPositions.map { FlatBufferValue.following($0) }
+        var operators = graph.operations[...lastKept].map { FlatBufferValue.following($0.position) }
+        if let head {
+            appendHead(head, tensors: &tensors, operators: &operators, codeBase: codeBase, bufferBase: bufferBase)
+        }
+        var fields: [Int: FlatBufferValue] = [
+            Schema.SubGraph.tensors: .tables(tensors), Schema.SubGraph.operators: .tables(operators),
+            Schema.SubGraph.outputs: .int32s([output]),
+        ]
+        for id in [Schema.SubGraph.inputs, Schema.SubGraph.name] {
+            if let target = try subgraph.referenceTarget(id, "field \(id)") { fields[id] = .following(target) }
+        }
+        return .table(fields)
+    }
+
+    /// The head's tensors and operators, after the base's.
+    private func appendHead(
+        _ head: DenseHead, tensors: inout [FlatBufferValue], operators: inout [FlatBufferValue], codeBase: Int, bufferBase: Int
+    ) {
+        let classes = Int32(head.classCount)
         if quantized { tensors.append(Self.tensor("features/dequantized", shape: graph.tensors[Int(feature)].shape)) }
         tensors += [
             Self.tensor("head/weights", shape: [classes, Int32(head.featureCount)], buffer: bufferBase),
@@ -225,7 +260,6 @@ private struct HeadEdit {
             Self.tensor("probabilities", shape: [1, classes]),
         ]
         let fullyConnected = UInt32(codeBase), softmax = UInt32(codeBase + 1), dequantize = UInt32(codeBase + 2)
-        var operators = graph.operations[...lastKept].map { FlatBufferValue.following($0.position) }
         if quantized { operators.append(Self.operation(dequantize, inputs: [feature], outputs: [floatFeature])) }
         operators += [
             Self.operation(
@@ -235,14 +269,6 @@ private struct HeadEdit {
                 softmax, inputs: [weightsTensor + 2], outputs: [probabilities],
                 options: (Schema.BuiltinOptions.softmaxOptions, .table([Schema.BuiltinOptions.softmaxBeta: .float(1)]))),
         ]
-        var fields: [Int: FlatBufferValue] = [
-            Schema.SubGraph.tensors: .tables(tensors), Schema.SubGraph.operators: .tables(operators),
-            Schema.SubGraph.outputs: .int32s([probabilities]),
-        ]
-        for id in [Schema.SubGraph.inputs, Schema.SubGraph.name] {
-            if let target = try subgraph.referenceTarget(id, "field \(id)") { fields[id] = .following(target) }
-        }
-        return .table(fields)
     }
 
     private static func tensor(_ name: String, shape: [Int32], buffer: Int = 0) -> FlatBufferValue {
@@ -266,13 +292,13 @@ private struct HeadEdit {
         return .table(fields)
     }
 
-    /// A signature with the same inputs and key, whose one output is the probabilities.
+    /// A signature with the same inputs and key, whose one output is the edited model's.
     private func newSignature(_ signature: FlatBufferTable) throws -> FlatBufferValue {
         var fields: [Int: FlatBufferValue] = [
             Schema.SignatureDef.outputs: .tables([
                 .table([
-                    Schema.SignatureDef.tensorMapName: .string("probabilities"),
-                    Schema.SignatureDef.tensorMapIndex: .uint32(UInt32(probabilities)),
+                    Schema.SignatureDef.tensorMapName: .string(head == nil ? "features" : "probabilities"),
+                    Schema.SignatureDef.tensorMapIndex: .uint32(UInt32(output)),
                 ])
             ]),
             Schema.SignatureDef.subgraphIndex: .uint32(try signature.uint32(Schema.SignatureDef.subgraphIndex, "subgraph_index")),

@@ -45,8 +45,10 @@ struct ClassifierHeadTests {
         #expect(classifier.tensor.typeName == "UINT8" && classifier.tensor.shape == [1, 1, 1, 256], "\(classifier)")
     }
 
-    /// Scores within 1e-5 of softmax(W · f + b), f the base's (dequantized) embedding of the photo.
-    @Test(arguments: [(extractor, 1024), (embedder, 1280)])
+    /// Scores within 1e-5 of softmax(W · f + b), f the (dequantized) embedding of the photo by
+    /// the base cut at its feature tensor (for an embedder, the base itself; for a classifier,
+    /// its pre-logits).
+    @Test(arguments: [(extractor, 1024), (embedder, 1280), (classifier, 256)])
     func scoresAreTheHeadOnTheBaseFeatures(base: String, features: Int) throws {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -55,7 +57,11 @@ struct ClassifierHeadTests {
         options.baseOptions.modelAssetPath = try Self.trainedModel(base: base, head: head, in: folder)
         options.maxResults = -1
         let classifier = try ImageClassifier(options: options)
-        let embedder = try ImageEmbedder(modelPath: TestData.model(base).path)
+        let bytes = try Data(contentsOf: TestData.model(base))
+        let embedderOptions = ImageEmbedderOptions()
+        embedderOptions.baseOptions.modelAssetBuffer = try ClassifierHeadAppender.cutting(
+            bytes, at: try ClassifierHeadAppender.featureTensor(of: bytes).index)
+        let embedder = try ImageEmbedder(options: embedderOptions)
         for image in ["burger.jpg", "sparrow.png"] {
             let picture = try MPImage(contentsOf: TestData.image(image))
             let categories = try classifier.classify(image: picture).classificationResult.classifications[0].categories
@@ -75,20 +81,6 @@ struct ClassifierHeadTests {
             }
             #expect(categories.count == head.classCount)
         }
-    }
-
-    /// A classification base is cut at its pre-logits: the old 1001 scores are gone.
-    @Test func aClassifierBaseIsCutAtItsPreLogits() throws {
-        let folder = try TestData.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let options = ImageClassifierOptions()
-        options.baseOptions.modelAssetPath = try Self.trainedModel(
-            base: Self.classifier, head: Self.head(classes: 3, features: 256), in: folder)
-        options.maxResults = -1
-        let result = try ImageClassifier(options: options).classify(image: try MPImage(contentsOf: TestData.image("burger.jpg")))
-        let categories = result.classificationResult.classifications[0].categories
-        #expect(categories.count == 3)
-        #expect(abs(categories.map(\.score).reduce(0, +) - 1) < 1e-5)
     }
 
     @Test func badFeatureTensorsAreRefused() throws {
