@@ -16,7 +16,7 @@ package struct ClassificationHead: Sendable {
     /// Whether the quantized scores are INT8 (else UINT8).
     let signedScores: Bool
     /// Category names from the first label file, or nil when the head has no labels.
-    var labels: [String]?
+    package var labels: [String]?
     /// Display names from the label file in the requested locale, or nil when there is none.
     var displayNames: [String]?
     /// The metadata's ScoreThresholdingOptions threshold (unused by MediaPipe; ML Kit's custom

@@ -26,6 +26,9 @@ public final class ImageClassifier: Sendable {
     /// The model input's width and height in pixels: what `ImageDecoding.fast(covering:regionOfInterest:)`
     /// must cover. (Not in MediaPipe's API.)
     public let inputImageSize: CGSize
+    /// The first head's category names (its labels), in output order; empty when it has none.
+    /// (Not in MediaPipe's API: `evaluate` checks a dataset's classes against them.)
+    package let categoryNames: [String]
 
     /// The running mode the classifier was created with.
     public var runningMode: RunningMode { runner.runningMode }
@@ -71,6 +74,7 @@ public final class ImageClassifier: Sendable {
             categoryAllowlist: options.categoryAllowlist, categoryDenylist: options.categoryDenylist)
         let engine = try ClassifierEngine(configuration)
         inputImageSize = CGSize(width: engine.inputSize.width, height: engine.inputSize.height)
+        categoryNames = engine.heads.first?.labels ?? []
         let owner = WeakReference<ImageClassifier>()
         let delivery = Self.liveStreamDelivery(
             owner: owner, delegate: options.imageClassifierLiveStreamDelegate, stream: stream)

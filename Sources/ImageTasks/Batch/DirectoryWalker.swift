@@ -19,9 +19,31 @@ package enum DirectoryWalker {
 
     /// The images under `root`, and the folders under it that could not be read.
     package static func images(under root: FileSystemPath) -> [ImageInput] {
+        var ignored: [FileSystemPath] = []
+        return images(under: root, ignored: &ignored)
+    }
+
+    /// The images under `root` and the folders under it that could not be read; the files that
+    /// are not images (by their extension) are added to `ignored`, sorted, for a caller that
+    /// reports them (training data: nothing is skipped silently).
+    package static func images(under root: FileSystemPath, ignored: inout [FileSystemPath]) -> [ImageInput] {
         var found: [ImageInput] = []
-        walk(root, into: &found)
+        var others: [FileSystemPath] = []
+        walk(root, into: &found, others: &others)
+        ignored += others.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    }
+
+    /// The sub-folders of `folder` (not links to folders) and its other entries, each sorted by
+    /// their bytes.
+    /// - Throws: `TasksError` naming the folder when it cannot be read.
+    package static func contents(
+        of folder: FileSystemPath
+    ) throws(TasksError) -> (folders: [FileSystemPath], others: [FileSystemPath]) {
+        let entries = try read(folder).sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        let folders = entries.filter { $0.kind == .folder }.map { folder.appending($0.name) }
+        let others = entries.filter { $0.kind != .folder }.map { folder.appending($0.name) }
+        return (folders, others)
     }
 
     /// What a directory entry is, as far as the walk cares.
@@ -34,7 +56,7 @@ package enum DirectoryWalker {
         case file
     }
 
-    private static func walk(_ folder: FileSystemPath, into found: inout [ImageInput]) {
+    private static func walk(_ folder: FileSystemPath, into found: inout [ImageInput], others: inout [FileSystemPath]) {
         // Each folder is read whole and closed before its sub-folders are walked, so a deep
         // tree holds one descriptor at a time.
         let entries: [(name: [UInt8], kind: EntryKind)]
@@ -47,9 +69,10 @@ package enum DirectoryWalker {
         for entry in entries {
             let path = folder.appending(entry.name)
             switch entry.kind {
-            case .folder: walk(path, into: &found)
+            case .folder: walk(path, into: &found, others: &others)
             case .linkedFolder: continue
-            case .file: if extensions.contains(path.lowercasedExtension) { found.append(.file(path)) }
+            case .file:
+                if extensions.contains(path.lowercasedExtension) { found.append(.file(path)) } else { others.append(path) }
             }
         }
     }

@@ -214,6 +214,7 @@ enum ReportPage {
         .spans { border-collapse: collapse; font-variant-numeric: tabular-nums; }
         .spans th, .spans td { text-align: left; padding: 3px 14px 3px 0; border-bottom: 1px solid var(--line); }
         .spans th { color: var(--muted); font-weight: 500; }
+        .confusion td { text-align: center; min-width: 3.5em; padding: 3px 8px; }
 
         """
 }

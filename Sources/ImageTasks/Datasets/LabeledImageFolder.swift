@@ -1,0 +1,76 @@
+import Foundation
+import TasksCommon
+
+/// A folder of labelled photos: one sub-folder per class, named after it, holding its photos
+/// (searched recursively, as `classify` searches folders). Create ML's
+/// `MLImageClassifier.DataSource.labeledDirectories(at:)` and Model Maker's
+/// `Dataset.from_folder` read the same layout. Classes are sorted by their names' bytes.
+///
+/// Nothing is skipped silently: files that are not images (by extension) and entries of the
+/// top folder that are not class folders are listed in `ignored`; folders that cannot be read
+/// are examples whose input is `.unreadable`, reported like a photo that cannot be decoded.
+package struct LabeledImageFolder: Sendable {
+    /// One photo and the index of its class in `classes`.
+    package struct Example: Sendable, Equatable {
+        package let input: ImageInput
+        package let label: Int
+
+        package init(input: ImageInput, label: Int) {
+            self.input = input
+            self.label = label
+        }
+    }
+
+    /// The folder given.
+    package let root: FileSystemPath
+    /// The class names: the sub-folders' names, sorted.
+    package let classes: [String]
+    /// Every photo, class by class, each class's in path order.
+    package let examples: [Example]
+    /// Files that are not photos, and top-level entries that are not class folders.
+    package let ignored: [FileSystemPath]
+
+    /// Reads the layout of `root`.
+    /// - Throws: `TasksError` naming the folder: it cannot be read; it has no sub-folder; a
+    ///   class folder has no photo; two class names differ only by case (they would be one
+    ///   class on a file system that ignores case, and are easily confused).
+    package init(_ root: FileSystemPath) throws(TasksError) {
+        let (folders, topLevel) = try DirectoryWalker.contents(of: root)
+        guard !folders.isEmpty else {
+            throw .invalidArgument(
+                "The folder has no class folders: put each class's photos in a sub-folder named after the class.",
+                subject: .file(root.description))
+        }
+        var classes: [String] = []
+        var examples: [Example] = []
+        var ignored = topLevel
+        var seen: [String: String] = [:]
+        for folder in folders {
+            let name = String(decoding: folder.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
+            if let other = seen[name.lowercased()] {
+                throw .invalidArgument(
+                    "The class folders '\(other)' and '\(name)' differ only by case; rename or merge them.",
+                    subject: .file(root.description))
+            }
+            seen[name.lowercased()] = name
+            let photos = DirectoryWalker.images(under: folder, ignored: &ignored)
+            guard !photos.isEmpty else {
+                throw .invalidArgument(
+                    "The class folder '\(name)' has no .jpg, .jpeg, .png or .webp photo.", subject: .file(root.description))
+            }
+            examples += photos.map { Example(input: $0, label: classes.count) }
+            classes.append(name)
+        }
+        self.root = root
+        self.classes = classes
+        self.examples = examples
+        self.ignored = ignored
+    }
+
+    /// The number of photos of each class, by class index.
+    package var countsByClass: [Int] {
+        var counts = Array(repeating: 0, count: classes.count)
+        for example in examples { counts[example.label] += 1 }
+        return counts
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ImageTasks
+import TasksCommon
+
+/// Prints what `evaluate` measured: a table, one JSON object, or CSV.
+struct EvaluationPrinter {
+    /// `evaluate --format json`: the metrics' members, then the photos skipped and the files ignored.
+    struct Record: Encodable {
+        let metrics: ClassificationMetrics
+        let skipped: [ImageOutcomeRecord<ClassificationOutput>]
+        let ignored: [String]
+
+        private enum CodingKeys: String, CodingKey { case skipped, ignored }
+
+        func encode(to encoder: any Encoder) throws {
+            try metrics.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(skipped, forKey: .skipped)
+            try container.encode(ignored, forKey: .ignored)
+        }
+    }
+
+    let evaluation: DatasetEvaluation
+
+    /// Prints in `format`.
+    /// - Returns: whether it could be printed (else the error is on stderr).
+    func print(_ format: OutputFormat) -> Bool {
+        let metrics = evaluation.metrics
+        switch format {
+        case .json:
+            let record = Record(
+                metrics: metrics,
+                skipped: evaluation.skipped.map {
+                    ImageOutcome<ClassificationOutput>(path: $0.image, result: .failure($0.error)).record
+                },
+                ignored: evaluation.folder.ignored.map(\.description))
+            do {
+                StandardStreams.emit(try JSONText.encode(record))
+            } catch {
+                StandardStreams.reportError(error)
+                return false
+            }
+        case .csv:
+            csvLines(metrics).forEach(StandardStreams.emit)
+        default:
+            tableLines(metrics).forEach(StandardStreams.emit)
+        }
+        return true
+    }
+
+    private func tableLines(_ metrics: ClassificationMetrics) -> [String] {
+        let folder = evaluation.folder
+        var notes: [String] = []
+        if !evaluation.skipped.isEmpty { notes.append("\(evaluation.skipped.count) skipped") }
+        if !folder.ignored.isEmpty { notes.append("\(ReportPage.count(folder.ignored.count, "file")) ignored") }
+        let correct = (0..<metrics.classes.count).reduce(0) { $0 + metrics.confusionMatrix[$1][$1] }
+        var lines = [
+            "\(TableText.escaped(folder.root.description)): \(metrics.count) photos in \(metrics.classes.count) classes"
+                + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"),
+            "accuracy \(Self.figure(metrics.accuracy)) (\(correct) of \(metrics.count)); "
+                + "top-\(metrics.topK) accuracy \(Self.figure(metrics.topKAccuracy))",
+            "",
+        ]
+        let rows = metrics.perClass.map {
+            [
+                TableText.escaped($0.name), Self.figure($0.precision), Self.figure($0.recall), Self.figure($0.f1),
+                String($0.support),
+            ]
+        }
+        lines += TableText.aligned(
+            header: ["class", "precision", "recall", "f1", "support"], rows: rows, indent: "  ", rightAligned: [1, 2, 3, 4])
+        lines += ["", "confusion matrix (rows: true class; columns: predicted class, in the same order)"]
+        let matrixRows = zip(metrics.classes, metrics.confusionMatrix).map { name, row in
+            [TableText.escaped(name)] + row.map(String.init)
+        }
+        let header = ["true \\ predicted"] + metrics.classes.indices.map { String($0 + 1) }
+        lines += TableText.aligned(
+            header: header, rows: matrixRows.enumerated().map { ["\($0 + 1) \($1[0])"] + $1.dropFirst() },
+            indent: "  ", rightAligned: Set(1...metrics.classes.count))
+        return lines
+    }
+
+    private func csvLines(_ metrics: ClassificationMetrics) -> [String] {
+        let header = ["class", "precision", "recall", "f1", "support"] + metrics.classes.map { "predicted:\($0)" }
+        let records = zip(metrics.perClass, metrics.confusionMatrix).map { figures, row in
+            [figures.name, "\(figures.precision)", "\(figures.recall)", "\(figures.f1)", "\(figures.support)"]
+                + row.map(String.init)
+        }
+        return ([header] + records).map { $0.map(CSVText.field).joined(separator: ",") }
+    }
+
+    /// A ratio with five decimals, as the tables print scores.
+    static func figure(_ value: Double) -> String { String(format: "%.5f", value) }
+}

@@ -1,0 +1,38 @@
+import ImageTasks
+import Testing
+
+/// `ClassificationMetrics` against scikit-learn 1.9.1 on the same 13 predictions
+/// (`Tests/Reference/sklearn_metrics_reference.py` prints the figures).
+struct ClassificationMetricsTests {
+    static let labels = [0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 0, 1]
+    static let ranked = [
+        [0, 1, 2, 3], [1, 0, 2, 3], [0, 2, 1, 3], [1, 2, 0, 3], [2, 1, 0, 3], [2, 0, 1, 3], [2, 1, 0, 3], [0, 1, 2, 3],
+        [1, 2, 0, 3], [0, 3, 1, 2], [0, 1, 3, 2], [0, 1, 2, 3], [1, 0, 2, 3],
+    ]
+
+    @Test func figuresAreScikitLearns() {
+        let metrics = ClassificationMetrics(
+            classes: ["a", "b", "c", "d"], predictions: Array(zip(Self.labels, Self.ranked)).map { ($0, $1) }, topK: 2)
+        #expect(metrics.count == 13)
+        #expect(abs(metrics.accuracy - 0.5384615384615384) < 1e-15)
+        #expect(abs(metrics.topKAccuracy - 0.8461538461538461) < 1e-15)
+        #expect(metrics.confusionMatrix == [[3, 1, 0, 0], [0, 2, 1, 0], [1, 1, 2, 0], [2, 0, 0, 0]])
+        let expected: [(precision: Double, recall: Double, f1: Double, support: Int)] = [
+            (0.5, 0.75, 0.6, 4), (0.5, 0.6666666666666666, 0.5714285714285714, 3),
+            (0.6666666666666666, 0.5, 0.5714285714285714, 4), (0, 0, 0, 2),
+        ]
+        for (ours, theirs) in zip(metrics.perClass, expected) {
+            #expect(abs(ours.precision - theirs.precision) < 1e-15, "\(ours)")
+            #expect(abs(ours.recall - theirs.recall) < 1e-15, "\(ours)")
+            #expect(abs(ours.f1 - theirs.f1) < 1e-15, "\(ours)")
+            #expect(ours.support == theirs.support, "\(ours)")
+        }
+        #expect(metrics.perClass.map(\.name) == ["a", "b", "c", "d"])
+    }
+
+    @Test func noPhotoGivesZeros() {
+        let metrics = ClassificationMetrics(classes: ["a", "b"], predictions: [], topK: 1)
+        #expect(metrics.accuracy == 0 && metrics.topKAccuracy == 0 && metrics.count == 0)
+        #expect(metrics.confusionMatrix == [[0, 0], [0, 0]])
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vision-tasks evaluate` on a small labelled folder of the shared photos, named after
+/// ImageNet classes the shared classifier knows; the figures' arithmetic is checked against
+/// scikit-learn in `ClassificationMetricsTests`, the predictions here against `classify`.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct EvaluateCommandTests {
+    static let classes = ["brambling", "cheeseburger", "tabby"]
+    static let photos = [
+        ("brambling", "sparrow.jpg"), ("brambling", "sparrow.png"), ("cheeseburger", "burger.jpg"),
+        ("cheeseburger", "burger-224.png"), ("cheeseburger", "burger_crop.jpg"), ("tabby", "cat.jpg"),
+    ]
+
+    /// The folder: a class folder per class, a broken photo, and a file beside the class folders.
+    final class Dataset {
+        let root: URL
+        init() throws {
+            root = try TestData.temporaryDirectory()
+            for (name, photo) in EvaluateCommandTests.photos {
+                let folder = root.appendingPathComponent(name)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: TestData.image(photo), to: folder.appendingPathComponent(photo))
+            }
+            try Data("not a photo".utf8).write(to: root.appendingPathComponent("tabby/broken.jpg"))
+            try Data("notes".utf8).write(to: root.appendingPathComponent("notes.txt"))
+        }
+        deinit { try? FileManager.default.removeItem(at: root) }
+        func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    }
+
+    /// The figures are those of `classify` among the same classes: each photo's first two
+    /// predictions give the confusion matrix and the top-2 accuracy.
+    @Test func figuresAreThoseOfClassifyAmongTheClasses() async throws {
+        let dataset = try Dataset()
+        let run = try await VisionTasksTool.run([
+            "evaluate", "--model", Fixture.quantModel, "--top-k", "2", "--format", "json", dataset.root.path,
+        ])
+        #expect(run.status == 0, "\(run)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        var matrix = Array(repeating: Array(repeating: 0, count: 3), count: 3)
+        var topTwo = 0
+        for (name, photo) in Self.photos {
+            let classify = try await VisionTasksTool.run(
+                ["classify", "--model", Fixture.quantModel, "--max-results", "2", "--format", "json"]
+                    + Self.classes.flatMap { ["--allow", $0] } + [dataset.path("\(name)/\(photo)")])
+            let categories = try #require(
+                (classify.jsonObjects(format: "json").first?["classifications"] as? [[String: Any]])?.first?["categories"]
+                    as? [[String: Any]])
+            let ranked = categories.compactMap { ($0["categoryName"] as? String).flatMap(Self.classes.firstIndex) }
+            let label = try #require(Self.classes.firstIndex(of: name))
+            matrix[label][try #require(ranked.first)] += 1
+            if ranked.contains(label) { topTwo += 1 }
+        }
+        #expect(json["classes"] as? [String] == Self.classes)
+        #expect(json["confusionMatrix"] as? [[Int]] == matrix)
+        #expect(json["count"] as? Int == 6)
+        let correct = (0..<3).reduce(0) { $0 + matrix[$1][$1] }
+        #expect(json["accuracy"] as? Double == Double(correct) / 6)
+        #expect(json["topK"] as? Int == 2)
+        #expect(json["topKAccuracy"] as? Double == Double(topTwo) / 6)
+        let perClass = try #require(json["perClass"] as? [[String: Any]])
+        #expect(perClass.map { $0["support"] as? Int } == [2, 3, 1])
+        let skipped = try #require(json["skipped"] as? [[String: Any]])
+        #expect(skipped.map { $0["image"] as? String } == [dataset.path("tabby/broken.jpg")])
+        #expect(json["ignored"] as? [String] == [dataset.path("notes.txt")])
+        #expect(run.stderr.contains("\(dataset.path("notes.txt")): ignored: not a .jpg, .jpeg, .png or .webp photo"), "\(run)")
+        #expect(run.stderr.contains("\(dataset.path("tabby/broken.jpg")): skipped: INVALID_ARGUMENT: "), "\(run)")
+    }
+
+    @Test func tableCSVAndReport() async throws {
+        let dataset = try Dataset()
+        let report = dataset.path("report.html")
+        let table = try await VisionTasksTool.run([
+            "evaluate", "--model", Fixture.quantModel, "--report", report, dataset.root.path,
+        ])
+        #expect(table.status == 0, "\(table)")
+        #expect(table.stdoutLines.first == "\(dataset.root.path): 6 photos in 3 classes (1 skipped, 1 file ignored)")
+        #expect(table.stdoutLines.contains { $0.hasPrefix("  class ") && $0.hasSuffix("precision   recall       f1  support") })
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("Confusion matrix (rows: true class, columns: predicted class)"))
+        #expect(html.contains("<h2>\(dataset.path("tabby/broken.jpg"))</h2>") && html.contains("Skipped: "))
+        #expect(html.contains("</html>"))
+
+        let csv = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--format", "csv", dataset.root.path])
+        #expect(
+            csv.stdoutLines.first
+                == "class,precision,recall,f1,support,predicted:brambling,predicted:cheeseburger,predicted:tabby")
+        #expect(csv.stdoutLines.count == 4)
+    }
+
+    @Test func foldersThatCannotBeEvaluated() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func folder(_ names: [String], photo: Bool) throws -> String {
+            let top = root.appendingPathComponent(UUID().uuidString)
+            for name in names {
+                let folder = top.appendingPathComponent(name)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                if photo {
+                    try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: folder.appendingPathComponent("cat.jpg"))
+                }
+            }
+            try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)
+            return top.path
+        }
+        let cases = [
+            (
+                try folder([], photo: false),
+                "The folder has no class folders: put each class's photos in a sub-folder named after the class."
+            ),
+            (try folder(["tabby", "empty"], photo: false), "The class folder 'empty' has no .jpg, .jpeg, .png or .webp photo."),
+            (
+                try folder(["Tabby", "tabby"], photo: true),
+                "The class folders 'Tabby' and 'tabby' differ only by case; rename or merge them."
+            ),
+        ]
+        for (path, message) in cases {
+            let run = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, path])
+            #expect(run.status == 1, "\(run)")
+            #expect(run.diagnostics == ["error: INVALID_ARGUMENT: \(path): \(message)"], "\(run)")
+        }
+        let unknown = try folder(["tabby", "no such class"], photo: true)
+        let run = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, unknown])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.diagnostics == [
+                "error: INVALID_ARGUMENT: \(Fixture.quantModel): The model has no category named 'no such class': "
+                    + "its labels must include every class folder's name."
+            ], "\(run)")
+        let two = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, unknown, unknown])
+        #expect(two.status == 2 && two.stderr.contains("give one FOLDER of class folders, got 2 arguments"), "\(two)")
+    }
+}
