@@ -34,6 +34,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
         .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
+        // liblbfgs and OpenBLAS's CBLAS: the optimizer and the matrix products of the training solver.
+        .systemLibrary(
+            name: "CLBFGS", path: "Sources/CLBFGS", pkgConfig: "liblbfgs",
+            providers: [.apt(["liblbfgs-dev"])]),
+        .systemLibrary(
+            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
         // FFmpeg's headers only: its libraries are loaded on first use (ffmpeg_loader.c).
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
