@@ -56,6 +56,8 @@ let package = Package(
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling"]),
+        // Training a classifier head on frozen embeddings: softmax regression (package-only).
+        .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
@@ -88,6 +90,7 @@ let package = Package(
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
