@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "TasksCommon", "TestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
