@@ -34,6 +34,13 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
         .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
+        // liblbfgs and OpenBLAS's CBLAS: the optimizer and the matrix products of the training solver.
+        .systemLibrary(
+            name: "CLBFGS", path: "Sources/CLBFGS", pkgConfig: "liblbfgs",
+            providers: [.apt(["liblbfgs-dev"])]),
+        .systemLibrary(
+            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
         // FFmpeg's headers only: its libraries are loaded on first use (ffmpeg_loader.c).
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
@@ -49,6 +56,8 @@ let package = Package(
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling"]),
+        // Training a classifier head on frozen embeddings: softmax regression (package-only).
+        .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
@@ -81,6 +90,7 @@ let package = Package(
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,105 @@
+import Foundation
+
+/// L(W, b) and its gradient for one training set, over the flat parameter vector
+/// θ = (W row-major, K × D, then b, K) that liblbfgs moves. Not `Sendable`: it keeps a scratch
+/// matrix between evaluations; one fit uses it from one thread.
+final class SoftmaxObjective {
+    /// The examples, labels and class count.
+    let data: TrainingSet
+    /// λ, the penalty on ‖W‖²_F / 2.
+    let l2Strength: Double
+    /// ε, the label smoothing.
+    let labelSmoothing: Double
+    /// N × K: the logits, then the residuals (P − T) / N of the rows.
+    private var scratch: [Double]
+    /// How many times `evaluate` ran.
+    private(set) var evaluations = 0
+
+    /// The objective of `data` with penalty `l2Strength` and smoothing `labelSmoothing`
+    /// (both already checked).
+    init(data: TrainingSet, l2Strength: Double, labelSmoothing: Double) {
+        self.data = data
+        self.l2Strength = l2Strength
+        self.labelSmoothing = labelSmoothing
+        scratch = Array(repeating: 0, count: data.count * data.classCount)
+    }
+
+    /// K × (D + 1), the length of θ.
+    var parameterCount: Int { data.classCount * (data.featureCount + 1) }
+
+    /// L at θ; writes ∇L at θ into `gradient`. Both buffers hold `parameterCount` values and are
+    /// borrowed for the call.
+    ///
+    /// With Z = X Wᵀ + 1 bᵀ (N × K, `cblas_dgemm`), P = softmax of each row of Z, T the smoothed
+    /// one-hot targets, and R = (P − T) / N: L = (1/N) Σᵢ Σ_c T_ic (logsumexp(Zᵢ) − Z_ic) +
+    /// (λ/2) ‖W‖², ∇_W L = Rᵀ X + λ W (`cblas_dgemm`), ∇_b L = the column sums of R. Each row is
+    /// shifted by its largest logit, and log(Σ exp) is taken as log1p of the other classes' terms,
+    /// so that a confident row keeps its small loss and residual to full precision.
+    func evaluate(_ parameters: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> Double {
+        evaluations += 1
+        let (n, d, k) = (data.count, data.featureCount, data.classCount)
+        let labels = data.labels
+        let weights = parameters
+        let bias = parameters + k * d
+        let biasGradient = gradient + k * d
+        let offTarget = labelSmoothing / Double(k)
+        let onTarget = 1 - labelSmoothing + offTarget
+        let scale = 1 / Double(n)
+        var crossEntropy = 0.0
+        biasGradient.update(repeating: 0, count: k)
+        data.features.values.withUnsafeBufferPointer { features in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                let logits = scratch.baseAddress!
+                Self.logits(
+                    features.baseAddress!, rows: n, columns: d, weights: weights, bias: bias, classes: k, into: logits)
+                for i in 0..<n {
+                    let row = logits + i * k
+                    let top = Self.largest(row, count: k)
+                    let largest = row[top]
+                    let labelShift = row[labels[i]] - largest
+                    var others = 0.0  // Σ over c ≠ top of exp(z_c − z_top)
+                    var shiftSum = 0.0  // Σ over c of (z_c − z_top)
+                    for c in 0..<k {
+                        let shift = row[c] - largest
+                        shiftSum += shift
+                        row[c] = c == top ? 1 : exp(shift)
+                        if c != top { others += row[c] }
+                    }
+                    // Σ_c t_c (log Σ exp(shift) − shift_c), with Σ_c t_c = 1.
+                    crossEntropy += log1p(others) - (offTarget * shiftSum + (1 - labelSmoothing) * labelShift)
+                    let total = 1 + others
+                    for c in 0..<k {
+                        let target = c == labels[i] ? onTarget : offTarget
+                        // p_top − t = (1 − t) − others / total keeps a residual near 0 exact.
+                        let residual = c == top ? (1 - target) - others / total : row[c] / total - target
+                        row[c] = residual * scale
+                        biasGradient[c] += row[c]
+                    }
+                }
+                gradient.update(from: weights, count: k * d)
+                BLAS.multiply(
+                    transposeA: true, m: k, n: d, k: n, logits, features.baseAddress!, beta: l2Strength, into: gradient)
+            }
+        }
+        var squaredNorm = 0.0
+        for index in 0..<k * d { squaredNorm += weights[index] * weights[index] }
+        return crossEntropy * scale + 0.5 * l2Strength * squaredNorm
+    }
+
+    /// Z = X Wᵀ + 1 bᵀ into `logits` (rows × classes), for X (rows × columns), W (classes ×
+    /// columns) and b (classes), all row-major and borrowed for the call.
+    static func logits(
+        _ features: UnsafePointer<Double>, rows: Int, columns: Int, weights: UnsafePointer<Double>,
+        bias: UnsafePointer<Double>, classes: Int, into logits: UnsafeMutablePointer<Double>
+    ) {
+        for row in 0..<rows { (logits + row * classes).update(from: bias, count: classes) }
+        BLAS.multiply(transposeB: true, m: rows, n: classes, k: columns, features, weights, beta: 1, into: logits)
+    }
+
+    /// The index of the largest of `count` ≥ 1 values (the first, on ties).
+    static func largest(_ values: UnsafePointer<Double>, count: Int) -> Int {
+        var top = 0
+        for index in 1..<count where values[index] > values[top] { top = index }
+        return top
+    }
+}
