@@ -58,6 +58,11 @@ let package = Package(
         .target(name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling"]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
+        // Training a classifier on photos: features from a frozen base (cached), the fitted head,
+        // the export (package-only; the `train` command's engine).
+        .target(
+            name: "ClassifierTraining",
+            dependencies: ["ImageTasks", "TFLiteMetadata", "Training", "VisionTasks", "ModelDownloads", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
@@ -65,6 +70,7 @@ let package = Package(
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
                 "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
+                "ClassifierTraining",
             ],
             path: "Sources/vision-tasks"),
 
@@ -88,6 +94,9 @@ let package = Package(
             name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
+        .testTarget(
+            name: "ClassifierTrainingTests",
+            dependencies: ["ClassifierTraining", "ImageTasks", "ImageLabeling", "VisionTasks", "TasksCommon", "TestSupport"]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),

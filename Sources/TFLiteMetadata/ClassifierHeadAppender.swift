@@ -62,14 +62,36 @@ package enum ClassifierHeadAppender {
         return (Int(output), graph.tensors[Int(output)])
     }
 
+    /// The tensor named `name` in the model's subgraph, or with that index when `name` is a
+    /// number (`train --feature-tensor`).
+    /// - Throws: `TasksError` invalidArgument when no tensor has that name or index, listing
+    ///   the outputs of the last operators as likely choices.
+    package static func tensor(named name: String, in model: Data) throws(TasksError) -> (index: Int, tensor: ModelTensor) {
+        let graph = try graph(of: model)
+        if let index = graph.tensors.firstIndex(where: { $0.name == name }) ?? Int(name), graph.tensors.indices.contains(index) {
+            return (index, graph.tensors[index])
+        }
+        let candidates = graph.operations.suffix(4).flatMap(\.outputs).compactMap { index in
+            graph.tensors.indices.contains(Int(index)) ? "'\(graph.tensors[Int(index)].name)' (\(index))" : nil
+        }
+        throw .invalidArgument(
+            "The base model has no tensor named '\(name)' (nor with that index); the last operators write "
+                + candidates.joined(separator: ", ") + ".")
+    }
+
     /// The model cut at tensor `feature` with `head` appended; its one output is the head's
     /// probabilities `[1, classes]` FLOAT32, named "probabilities".
     /// - Throws: `TasksError` invalidArgument naming the problem: a model that is not a valid
     ///   TFLite model, has several subgraphs or fields newer than this schema, keeps weights
     ///   outside the FlatBuffer; a feature tensor out of range, produced by no operator, not of
     ///   one image (`[1, ...]`), not FLOAT32, UINT8 or INT8, or whose size is not the head's.
-    package static func appending(_ head: DenseHead, to model: Data, at feature: Int) throws(TasksError) -> Data {
-        try edited(model, at: feature, head: head)
+    /// - Parameter quantizedOutput: end with a `QUANTIZE` to UINT8 (scale 1/256, zero point 0,
+    ///   as quantized MobileNets give their scores): the scores are within 1/256 of the float
+    ///   model's (a score of 1 becomes 255/256).
+    package static func appending(
+        _ head: DenseHead, to model: Data, at feature: Int, quantizedOutput: Bool = false
+    ) throws(TasksError) -> Data {
+        try edited(model, at: feature, head: head, quantizedOutput: quantizedOutput)
     }
 
     /// The model cut at tensor `feature`, which becomes its one output (the operators after its
@@ -77,15 +99,17 @@ package enum ClassifierHeadAppender {
     /// trained on. The base's metadata is kept (an embedder reads its input normalization).
     /// - Throws: as `appending(_:to:at:)`, but a feature of any size.
     package static func cutting(_ model: Data, at feature: Int) throws(TasksError) -> Data {
-        try edited(model, at: feature, head: nil)
+        try edited(model, at: feature, head: nil, quantizedOutput: false)
     }
 
-    private static func edited(_ model: Data, at feature: Int, head: DenseHead?) throws(TasksError) -> Data {
+    private static func edited(
+        _ model: Data, at feature: Int, head: DenseHead?, quantizedOutput: Bool
+    ) throws(TasksError) -> Data {
         let root = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             try FlatBuffer(model).rootTable("Model")
         }
         let graph = try graph(of: model)
-        let edit = try HeadEdit(head: head, graph: graph, feature: feature)
+        let edit = try HeadEdit(head: head, graph: graph, feature: feature, quantizedOutput: quantizedOutput)
         let newRoot = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             try edit.root(of: root)
         }
@@ -134,8 +158,10 @@ private struct HeadEdit {
     /// The producer of the feature tensor: the operators after it are dropped.
     let lastKept: Int
     let quantized: Bool
+    /// Whether the head ends with a QUANTIZE to UINT8.
+    let quantizedOutput: Bool
 
-    init(head: DenseHead?, graph: ModelGraph, feature: Int) throws(TasksError) {
+    init(head: DenseHead?, graph: ModelGraph, feature: Int, quantizedOutput: Bool) throws(TasksError) {
         guard feature >= 0, feature < graph.tensors.count else {
             throw .invalidArgument("Tensor \(feature) does not exist: the base model has \(graph.tensors.count) tensors.")
         }
@@ -159,6 +185,7 @@ private struct HeadEdit {
         self.feature = Int32(feature)
         lastKept = producer
         quantized = tensor.typeName != "FLOAT32"
+        self.quantizedOutput = head != nil && quantizedOutput
     }
 
     /// The new `Model` table.
@@ -196,8 +223,8 @@ private struct HeadEdit {
     private var floatFeature: Int32 { quantized ? newTensorBase : feature }
     private var weightsTensor: Int32 { newTensorBase + (quantized ? 1 : 0) }
     private var probabilities: Int32 { weightsTensor + 3 }
-    /// The edited model's one output.
-    private var output: Int32 { head == nil ? feature : probabilities }
+    /// The edited model's one output: the features (a cut), the probabilities, or their UINT8 form.
+    private var output: Int32 { head == nil ? feature : quantizedOutput ? probabilities + 1 : probabilities }
 
     private var newOperatorCodes: [FlatBufferValue] {
         guard head != nil else { return [] }
@@ -205,11 +232,9 @@ private struct HeadEdit {
             Self.operatorCode($0, version: 1)
         }
         // DEQUANTIZE of int8 is version 2 of the kernel.
-        if quantized {
-            codes.append(
-                Self.operatorCode(
-                    Schema.BuiltinOperator.dequantize, version: graph.tensors[Int(feature)].typeName == "INT8" ? 2 : 1))
-        }
+        let dequantizeVersion: Int32 = graph.tensors[Int(feature)].typeName == "INT8" ? 2 : 1
+        if quantized { codes.append(Self.operatorCode(Schema.BuiltinOperator.dequantize, version: dequantizeVersion)) }
+        if quantizedOutput { codes.append(Self.operatorCode(Schema.BuiltinOperator.quantize, version: 1)) }
         return codes
     }
 
@@ -257,9 +282,12 @@ private struct HeadEdit {
             Self.tensor("head/weights", shape: [classes, Int32(head.featureCount)], buffer: bufferBase),
             Self.tensor("head/bias", shape: [classes], buffer: bufferBase + 1),
             Self.tensor("head/logits", shape: [1, classes]),
-            Self.tensor("probabilities", shape: [1, classes]),
+            Self.tensor(quantizedOutput ? "probabilities/float" : "probabilities", shape: [1, classes]),
         ]
+        if quantizedOutput { tensors.append(Self.quantizedScores(shape: [1, classes])) }
+        // The codes' order in `newOperatorCodes`.
         let fullyConnected = UInt32(codeBase), softmax = UInt32(codeBase + 1), dequantize = UInt32(codeBase + 2)
+        let quantize = UInt32(codeBase + (quantized ? 3 : 2))
         if quantized { operators.append(Self.operation(dequantize, inputs: [feature], outputs: [floatFeature])) }
         operators += [
             Self.operation(
@@ -269,6 +297,18 @@ private struct HeadEdit {
                 softmax, inputs: [weightsTensor + 2], outputs: [probabilities],
                 options: (Schema.BuiltinOptions.softmaxOptions, .table([Schema.BuiltinOptions.softmaxBeta: .float(1)]))),
         ]
+        if quantizedOutput { operators.append(Self.operation(quantize, inputs: [probabilities], outputs: [probabilities + 1])) }
+    }
+
+    /// The UINT8 scores: scale 1/256, zero point 0.
+    private static func quantizedScores(shape: [Int32]) -> FlatBufferValue {
+        .table([
+            Schema.Tensor.shape: .int32s(shape), Schema.Tensor.type: .uint8(Schema.TensorType.uint8),
+            Schema.Tensor.buffer: .uint32(0), Schema.Tensor.name: .string("probabilities"),
+            Schema.Tensor.quantization: .table([
+                Schema.QuantizationParameters.scale: .floats([1.0 / 256]), Schema.QuantizationParameters.zeroPoint: .int64s([0]),
+            ]),
+        ])
     }
 
     private static func tensor(_ name: String, shape: [Int32], buffer: Int = 0) -> FlatBufferValue {

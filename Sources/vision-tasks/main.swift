@@ -4,9 +4,8 @@ import Foundation
 
 /// The commands, in the order the tool's usage lists them.
 let commands: [any ParsableCommand.Type] = [
-    ClassifyCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self, EvaluateCommand.self,
-    ClassifyVideoCommand.self,
-    LiveCommand.self,
+    ClassifyCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self, TrainCommand.self, EvaluateCommand.self,
+    ClassifyVideoCommand.self, LiveCommand.self,
     BenchmarkCommand.self,
     ModelsCommand.self,
     InspectCommand.self, MetadataWriteCommand.self,

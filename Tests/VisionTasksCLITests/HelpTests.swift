@@ -14,6 +14,7 @@ struct HelpTests {
           label           Label image files and folders with an AutoML export or a custom model (ML Kit).
           embed           Embed image files and folders with a .tflite model (MediaPipe ImageEmbedder).
           similar         Rank photos by similarity to query photos (MediaPipe ImageEmbedder, cosine similarity).
+          train           Train a classifier on your photos (one folder per class) over a frozen base model; export it.
           evaluate        Measure a classifier on labelled photos: accuracy, per-class precision, recall, F1, confusion matrix.
           classify-video  Classify the frames of a video file (MediaPipe's video running mode).
           live            Classify a camera, stream or pipe as frames arrive (live-stream running mode).

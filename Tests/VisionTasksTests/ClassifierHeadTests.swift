@@ -23,14 +23,14 @@ struct ClassifierHeadTests {
     }
 
     /// The base with the head and five labels, written to a file.
-    static func trainedModel(base: String, head: DenseHead, in folder: URL) throws -> String {
+    static func trainedModel(base: String, head: DenseHead, in folder: URL, quantized: Bool = false) throws -> String {
         let bytes = try Data(contentsOf: TestData.model(base))
         let feature = try ClassifierHeadAppender.featureTensor(of: bytes)
-        let edited = try ClassifierHeadAppender.appending(head, to: bytes, at: feature.index)
+        let edited = try ClassifierHeadAppender.appending(head, to: bytes, at: feature.index, quantizedOutput: quantized)
         var metadata = ImageClassifierMetadata(name: "trained", description: "A head trained on \(base).")
         metadata.labels = [.init(fileName: "labels.txt", labels: (0..<head.classCount).map { "class \($0)" })]
         let written = try ModelMetadataWriter.write(model: edited, metadata: metadata).model
-        let path = folder.appendingPathComponent("trained.tflite").path
+        let path = folder.appendingPathComponent(quantized ? "trained-uint8.tflite" : "trained.tflite").path
         try written.write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -80,6 +80,31 @@ struct ClassifierHeadTests {
                 #expect(category.categoryName == "class \(category.index)")
             }
             #expect(categories.count == head.classCount)
+        }
+    }
+
+    /// The UINT8 variant's scores are within one step (1/256) of the float model's.
+    @Test(arguments: [(extractor, 1024), (embedder, 1280), (classifier, 256)])
+    func quantizedScoresAreWithinOneStep(base: String, features: Int) throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let head = Self.head(classes: 5, features: features)
+        func scores(quantized: Bool) throws -> [Int: Float] {
+            let options = ImageClassifierOptions()
+            options.baseOptions.modelAssetPath = try Self.trainedModel(base: base, head: head, in: folder, quantized: quantized)
+            options.maxResults = -1
+            let result = try ImageClassifier(options: options).classify(
+                image: try MPImage(contentsOf: TestData.image("burger.jpg")))
+            return Dictionary(
+                uniqueKeysWithValues: result.classificationResult.classifications[0].categories.map { ($0.index, $0.score) })
+        }
+        let float = try scores(quantized: false)
+        let quantized = try scores(quantized: true)
+        #expect(float.count == 5)
+        for (index, score) in float {
+            let other = try #require(quantized[index], "class \(index) has no UINT8 score")
+            #expect(abs(other - score) <= 1.0 / 256 + 1e-6, "\(base) class \(index): \(other) vs \(score)")
+            #expect((other * 256).rounded() == other * 256, "a UINT8 score is a multiple of 1/256")
         }
     }
 

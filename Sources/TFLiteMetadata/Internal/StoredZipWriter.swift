@@ -9,14 +9,14 @@ import TasksCommon
 /// Written by hand because libzip (1.7) can neither create an archive after other bytes nor
 /// read one whose offsets are relative to its own start; the result is read back with libzip
 /// (`ZipArchive`) before the writer returns it. The CRC-32 is zlib's `crc32`.
-enum StoredZipWriter {
+package enum StoredZipWriter {
     /// The largest file or archive a zip without ZIP64 records holds, in bytes.
     static let maximumSize = Int(UInt32.max)
 
     /// The archive for `files`, to be placed at byte `startOffset` of the model file.
     /// - Throws: `TasksError` invalidArgument when a name is empty or longer than 65535 bytes,
     ///   two files share a name, or the archive would pass 4 GiB (no ZIP64 support).
-    static func archive(_ files: [(name: String, contents: Data)], startOffset: Int) throws(TasksError) -> Data {
+    package static func archive(_ files: [(name: String, contents: Data)], startOffset: Int) throws(TasksError) -> Data {
         var archive = Data()
         var directory = Data()
         var seen: Set<String> = []

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// The progress line of a batch or a video on stderr: "37/300 images, 12.4/s, 21 s left"
+/// The progress line of a batch, a video or a fit on stderr: "[##..] 37/300 images, 12.4/s, 21 s left"
 /// (without a total for a list read as it arrives), or "12.0/30.0 s of video, 250 frames, 24.9
 /// frames/s, 18 s left", redrawn in place at most ten times a second. Shown only when
 /// stderr is a terminal and `--no-progress` was not given; never in a pipe or a file.
@@ -25,14 +25,35 @@ struct ProgressLine {
 
     /// Draws the line for `done` images, unless it was drawn less than 0.1 s ago.
     mutating func update(done: Int) {
+        update(done: done, of: total, noun: "images")
+    }
+
+    /// Draws the line for `done` of `total` photos (a total known only once the run started).
+    mutating func update(done: Int, of total: Int) {
+        update(done: done, of: total, noun: "photos")
+    }
+
+    private mutating func update(done: Int, of total: Int?, noun: String) {
         guard let seconds = due() else { return }
         let rate = seconds > 0 ? Double(done) / seconds : 0
-        var text = total.map { "\(done)/\($0) images" } ?? "\(done) images"
+        var text = total.map { "\(Self.bar(done: done, of: $0)) \(done)/\($0) \(noun)" } ?? "\(done) \(noun)"
         text += String(format: ", %.1f/s", rate)
         if let total, rate > 0, done < total {
             text += ", \(Self.duration(Double(total - done) / rate)) left"
         }
         draw(text)
+    }
+
+    /// Draws the line of a fit after `iteration` iterations, its objective at `loss`.
+    mutating func update(iteration: Int, loss: Double) {
+        guard let seconds = due() else { return }
+        draw(String(format: "fit: iteration %d, loss %.6f, %.1f s", iteration, loss, seconds))
+    }
+
+    /// A bar of 20 cells, `done` of `total` filled: "[#######.............]".
+    static func bar(done: Int, of total: Int) -> String {
+        let filled = total > 0 ? min(20, 20 * done / total) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled) + "]"
     }
 
     /// Draws the line of a video read up to `milliseconds` of its `total` duration (given at

@@ -1,0 +1,100 @@
+import Foundation
+import TFLiteMetadata
+import TasksCommon
+
+/// A trained classifier to export: the base as a feature extractor, the head, the classes.
+package struct TrainedClassifier: Sendable {
+    package let extractor: FeatureExtractor
+    package let head: DenseHead
+    /// The class names, in the head's row order.
+    package let classes: [String]
+    /// The model metadata's name, version and description.
+    package var name: String
+    package var version: String
+    package var description: String
+
+    package init(
+        extractor: FeatureExtractor, head: DenseHead, classes: [String], name: String, version: String, description: String
+    ) {
+        self.extractor = extractor
+        self.head = head
+        self.classes = classes
+        self.name = name
+        self.version = version
+        self.description = description
+    }
+}
+
+/// Writes a trained classifier in the forms MediaPipe, ML Kit and this tool load, into one
+/// folder, all or nothing (written into a sibling folder, then renamed):
+///
+/// - `model.tflite`: the base, cut at its features, with the head (`ClassifierHeadAppender`) and
+///   TFLite Model Metadata (name, version, description, the base's normalization, the labels as
+///   `labels.txt`, `TENSOR_AXIS_LABELS`), for MediaPipe's `ImageClassifier`;
+/// - `model_quantized.tflite` (when asked): the same with UINT8 scores (within 1/256);
+/// - `automl/`: `manifest.json`, `dict.txt` and `model.tflite`, an AutoML Vision Edge export
+///   for ML Kit's `AutoMLImageLabelerLocalModel(manifestPath:)` and `label --manifest`;
+/// - `remote/NAME.zip`: that export zipped, a bundle to publish (`vision-tasks models index`).
+package enum ClassifierExport {
+    /// The files written, relative to the folder.
+    package static let modelFile = "model.tflite"
+    package static let quantizedModelFile = "model_quantized.tflite"
+
+    /// Writes `classifier` into `folder`.
+    /// - Returns: the written model (`model.tflite`'s bytes).
+    /// - Throws: `TasksError`: invalidArgument when `folder` exists (nothing the user has is
+    ///   replaced), the graph edit's or the metadata writer's errors, or the file system's,
+    ///   naming the path; nothing is left behind on failure.
+    @discardableResult
+    package static func write(_ classifier: TrainedClassifier, to folder: URL, quantize: Bool) throws(TasksError) -> Data {
+        guard !FileManager.default.fileExists(atPath: folder.path) else {
+            throw .invalidArgument(
+                "The output folder exists already; give a new one (nothing was written).", subject: .file(folder.path))
+        }
+        let model = try self.model(classifier, quantized: false)
+        var files: [(path: String, contents: Data)] = [(modelFile, model)]
+        if quantize { files.append((quantizedModelFile, try self.model(classifier, quantized: true))) }
+        let labels = Data((classifier.classes.joined(separator: "\n") + "\n").utf8)
+        let manifest = Data(
+            #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#.utf8 + [0x0A])
+        let export: [(name: String, contents: Data)] = [("manifest.json", manifest), ("dict.txt", labels), (modelFile, model)]
+        files += export.map { ("automl/\($0.name)", $0.contents) }
+        files.append(("remote/\(bundleName(classifier.name)).zip", try StoredZipWriter.archive(export, startOffset: 0)))
+        try writeAtomically(files, to: folder)
+        return model
+    }
+
+    /// The bundle's name: the model's name with characters a model name cannot hold replaced by "-".
+    package static func bundleName(_ name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        let cleaned = String(name.map { allowed.contains($0) ? $0 : "-" })
+        return cleaned.isEmpty || cleaned.hasPrefix(".") ? "model" + cleaned : cleaned
+    }
+
+    private static func model(_ classifier: TrainedClassifier, quantized: Bool) throws(TasksError) -> Data {
+        let extractor = classifier.extractor
+        let edited = try ClassifierHeadAppender.appending(
+            classifier.head, to: extractor.baseModel, at: extractor.featureTensor, quantizedOutput: quantized)
+        let metadata = ImageClassifierMetadata(
+            name: classifier.name, description: classifier.description, version: classifier.version,
+            labels: [.init(fileName: "labels.txt", labels: classifier.classes)])
+        return try ModelMetadataWriter.write(model: edited, metadata: metadata).model
+    }
+
+    /// Writes `files` into a new sibling of `folder`, then renames it to `folder`.
+    private static func writeAtomically(_ files: [(path: String, contents: Data)], to folder: URL) throws(TasksError) {
+        let staging = folder.deletingLastPathComponent().appendingPathComponent(
+            ".\(folder.lastPathComponent).partial-\(UUID().uuidString)")
+        do {
+            for file in files {
+                let url = staging.appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.contents.write(to: url)
+            }
+            try FileManager.default.moveItem(at: staging, to: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw .internal("The model could not be written: \(error.localizedDescription)", subject: .file(folder.path))
+        }
+    }
+}

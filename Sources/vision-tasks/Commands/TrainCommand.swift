@@ -1,0 +1,173 @@
+import ClassifierTraining
+import Foundation
+import ImageTasks
+import TasksCommon
+
+/// `vision-tasks train`: a classifier for your own photos, trained on a frozen base.
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a classifier on your photos (one folder per class) over a frozen base model; export it.",
+        usage: "vision-tasks train DATA --base MODEL --output DIR [options]",
+        discussion: """
+            DATA holds one sub-folder per class, named after it, with its photos (Create ML's and
+            Model Maker's layout; classes sorted by name). Each photo goes through the base model,
+            cut at its features: an embedder's output, or a classifier's pre-logits (the input of
+            its last fully connected or 1x1 convolution layer before the softmax), found by itself
+            or named with --feature-tensor. The base stays frozen. A softmax head is fitted on the
+            features, full batch, with L-BFGS (liblbfgs) to the optimum of its convex objective:
+            the mean cross-entropy plus (l2/2)·|W|² (the bias not penalized), scikit-learn's
+            LogisticRegression(C) for l2 = 1/(C·N). Features are cached by base model and photo
+            content, so a second run with other options computes only what is new.
+            """,
+        epilogue: """
+            DIR (which must not exist; it is written aside and renamed, all or nothing) gets
+            model.tflite (the base with the head and TFLite metadata: MediaPipe's ImageClassifier
+            and `classify` load it), model_quantized.tflite with --quantize (UINT8 scores, within
+            1/256), automl/ (manifest.json, dict.txt, model.tflite: ML Kit's AutoML export, for
+            `label --manifest`) and remote/NAME.zip (that export as a bundle; publish the folder with
+            `vision-tasks models index DIR/remote`). Photos that cannot be read are skipped with a
+            warning each and counted; files that are not photos are reported as ignored.
+            The summary (stdout; json with --format json) gives the photos per class, the fit, the
+            training and validation accuracy and the times.
+            EXIT STATUS: 0 when the model was written, 1 when it could not be, 2 for a usage error.
+            """)
+
+    static let base = Option<String?>(
+        name: "base", valueName: "MODEL", help: "The base model (required): an embedder or a classifier.")
+    static let output = Option<String?>(
+        name: "output", valueName: "DIR", help: "The folder to write (required); it must not exist.")
+    static let validation = Option<String?>(
+        name: "validation", valueName: "DIR", help: "Measure on the photos of DIR (the same class folders).")
+    static let validationSplit = Option<Double?>(
+        name: "validation-split", valueName: "F",
+        help: "Keep this share of each class's photos (0 < F < 1) for validation, picked with --seed.", default: nil
+    ) { text throws(UsageError) in
+        guard let value = Double(text), value > 0, value < 1 else {
+            throw UsageError("--validation-split expects a number between 0 and 1, got '\(text)'")
+        }
+        return value
+    }
+    static let seed = Option<UInt64>(
+        name: "seed", valueName: "N", help: "Seeds the validation split.", default: 0, defaultDescription: "0"
+    ) { text throws(UsageError) in
+        guard let value = UInt64(text) else { throw UsageError("--seed expects a whole number >= 0, got '\(text)'") }
+        return value
+    }
+    static let featureTensor = Option<String?>(
+        name: "feature-tensor", valueName: "NAME", help: "The base's tensor to train on (a name or an index); found by default.")
+    static let l2 = Option<Double?>(
+        name: "l2", valueName: "L",
+        help: "The L2 penalty on the head's weights, per photo (l2/2 · |W|² is added to the mean loss).", default: nil,
+        defaultDescription: "1/N, scikit-learn's C = 1"
+    ) { text throws(UsageError) in
+        guard let value = Double(text), value.isFinite, value >= 0 else {
+            throw UsageError("--l2 expects a number >= 0, got '\(text)'")
+        }
+        return value
+    }
+    static let labelSmoothing = Option<Double>(
+        name: "label-smoothing", valueName: "E",
+        help: "Train on targets (1 - E) on the photo's class plus E spread over all classes (0 <= E < 1).", default: 0,
+        defaultDescription: "0"
+    ) { text throws(UsageError) in
+        guard let value = Double(text), value >= 0, value < 1 else {
+            throw UsageError("--label-smoothing expects a number in [0, 1), got '\(text)'")
+        }
+        return value
+    }
+    static let epochs = Option<Int>(
+        name: "epochs", valueName: "N",
+        help:
+            "The most L-BFGS iterations; each is one pass over all the features (an epoch). The fit stops earlier when it converges.",
+        default: 10_000, defaultDescription: "10000", transform: ValueParser.integer("epochs", in: 1...1_000_000))
+    static let learningRate = Option<Double?>(
+        name: "learning-rate", valueName: "R",
+        help: "Not used: L-BFGS chooses each step by line search (accepted, with a warning, for Model Maker's scripts).",
+        default: nil
+    ) { text throws(UsageError) in
+        guard let value = Double(text) else { throw UsageError("--learning-rate expects a number, got '\(text)'") }
+        return value
+    }
+    static let quantize = Flag(name: "quantize", help: "Also write model_quantized.tflite, with UINT8 scores.")
+    static let name = Option<String?>(
+        name: "name", valueName: "NAME", help: "The model's name in its metadata; the name of DIR by default.")
+    static let version = Option<String>(
+        name: "version", valueName: "V", help: "The model's version in its metadata.", default: "1", defaultDescription: "1"
+    ) { $0 }
+    static let cache = Option<String?>(
+        name: "cache", valueName: "DIR", help: "Where features are cached; default $XDG_CACHE_HOME/swift-vision-tasks/features.")
+    static let noCache = Flag(name: "no-cache", help: "Compute every feature; read and write no cache.")
+    static let format = OutputFormat.option(allowing: [.table, .json], help: "The summary: table or json.")
+
+    static let optionTable = [
+        base.definition, output.definition, validation.definition, validationSplit.definition, seed.definition,
+        featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
+        quantize.definition, name.definition, version.definition, cache.definition, noCache.definition, format.definition,
+        ClassifierOptionGroup.threads.definition, BatchOptionGroup.jobs.definition, BatchOptionGroup.noProgress.definition,
+        StandardOptions.verbose.definition,
+    ]
+
+    let settings: TrainingConfiguration
+    let format: OutputFormat
+    let progress: Bool
+    let verbose: Bool
+    let learningRateGiven: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        guard parsed.positionals.count == 1, let data = parsed.positionals.first else {
+            throw UsageError("give one DATA folder of class folders, got \(parsed.positionals.count) arguments")
+        }
+        let output = URL(fileURLWithPath: try parsed.required(Self.output))
+        var settings = TrainingConfiguration(
+            data: data.path, base: try parsed.required(Self.base), output: output,
+            name: try parsed.value(Self.name) ?? output.lastPathComponent,
+            description: "An image classifier trained by vision-tasks on \(data.path.description).")
+        let folder = try parsed.value(Self.validation)
+        let split = try parsed.value(Self.validationSplit)
+        if folder != nil && split != nil { throw UsageError("give --validation or --validation-split, not both") }
+        settings.validation = folder.map { .folder(FileSystemPath($0)) } ?? split.map { .split($0) } ?? .none
+        settings.seed = try parsed.value(Self.seed)
+        settings.featureTensor = try parsed.value(Self.featureTensor)
+        settings.l2Strength = try parsed.value(Self.l2)
+        settings.labelSmoothing = try parsed.value(Self.labelSmoothing)
+        settings.maxIterations = try parsed.value(Self.epochs)
+        settings.quantize = parsed.isSet(Self.quantize)
+        settings.version = try parsed.value(Self.version)
+        if !parsed.isSet(Self.noCache) {
+            settings.cacheRoot =
+                try parsed.value(Self.cache).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FeatureCache.defaultRoot()
+        }
+        settings.workers = try parsed.value(BatchOptionGroup.jobs)
+        settings.threads = try parsed.value(ClassifierOptionGroup.threads)
+        self.settings = settings
+        learningRateGiven = try parsed.value(Self.learningRate) != nil
+        format = try parsed.value(Self.format)
+        progress = !parsed.isSet(BatchOptionGroup.noProgress)
+        verbose = parsed.isSet(StandardOptions.verbose)
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        if learningRateGiven {
+            StandardStreams.warn("warning: --learning-rate is not used: L-BFGS chooses each step by line search")
+        }
+        var line = ProgressLine(total: nil, requested: progress)
+        let report: TrainingReport
+        do throws(TasksError) {
+            report = try ClassifierTrainer.train(
+                settings,
+                loading: { make throws(TasksError) in try StandardErrorSilencer.silencing(unless: verbose, make) },
+                progress: { event in TrainingProgressDisplay.show(event, on: &line) })
+        } catch {
+            line.clear()
+            StandardStreams.reportError(error)
+            return 1
+        }
+        line.clear()
+        for path in report.ignored {
+            StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
+        }
+        TrainingSummary.print(report, format: format)
+        return 0
+    }
+}

@@ -1,0 +1,130 @@
+import ClassifierTraining
+import Foundation
+import ImageLabeling
+import ImageTasks
+import TasksCommon
+import TestSupport
+import Testing
+import VisionTasks
+
+/// `ClassifierTrainer` in process on a small subset of `clothing-small`: the export loads in
+/// the classifier and the labeler and agrees with the fitted head; runs are deterministic and
+/// reuse cached features; bad folders and options are named.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct ClassifierTrainerTests {
+    static let extractor = TestData.model("mobilenet_v1_1.0_224_quant_embedding_extractor.tflite").path
+
+    /// Links to the first `count` photos of each of `classes` in `clothing-small/train`.
+    final class Subset {
+        let root: URL
+        init(classes: [String] = ["hat", "shoes", "skirt"], count: Int = 6) throws {
+            root = try TestData.temporaryDirectory()
+            for name in classes {
+                let source = TestData.url("datasets/clothing-small/train/\(name)")
+                let photos = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().prefix(count)
+                let folder = root.appendingPathComponent("data/\(name)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for photo in photos {
+                    try FileManager.default.createSymbolicLink(
+                        at: folder.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
+                }
+            }
+        }
+        deinit { try? FileManager.default.removeItem(at: root) }
+        var data: FileSystemPath { FileSystemPath(root.appendingPathComponent("data").path) }
+        func url(_ name: String) -> URL { root.appendingPathComponent(name) }
+
+        func configuration(output: String = "out", cache: String? = "cache") -> TrainingConfiguration {
+            var configuration = TrainingConfiguration(
+                data: data, base: ClassifierTrainerTests.extractor, output: url(output), name: "clothes", description: "A test.")
+            configuration.validation = .split(0.34)
+            configuration.seed = 7
+            configuration.cacheRoot = cache.map(url)
+            return configuration
+        }
+    }
+
+    @Test func theExportLoadsAndAgreesWithTheFit() throws {
+        let subset = try Subset()
+        let report = try ClassifierTrainer.train(subset.configuration())
+        #expect(report.classes == ["hat", "shoes", "skirt"])
+        #expect(report.trainingCounts == [4, 4, 4] && report.validationCount == 6, "2 of each 6 photos validate")
+        #expect(report.stopReason == "converged" && report.gradientNorm < 1e-6, "\(report)")
+        #expect(report.trainingAccuracy == 1)
+        // Every photo through the exported model: its first category is the fitted head's prediction,
+        // so the model's accuracy on the validation photos is the report's.
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = subset.url("out/model.tflite").path
+        let classifier = try ImageClassifier(options: options)
+        let folder = try LabeledImageFolder(subset.data)
+        var right = 0
+        for example in folder.examples {
+            let top = try classifier.classify(image: MPImage(contentsOfFile: example.input.path)).classificationResult
+                .classifications[0].categories[0]
+            if top.categoryName == folder.classes[example.label] { right += 1 }
+        }
+        let expected = (report.trainingAccuracy * 12 + (report.validationAccuracy ?? 0) * 6) / 18
+        #expect(abs(Double(right) / 18 - expected) < 1e-9, "the exported model gives the fit's accuracy")
+        // The AutoML export labels as ML Kit does.
+        let labeler = ImageLabeler.imageLabeler(
+            options: AutoMLImageLabelerOptions(
+                localModel: AutoMLImageLabelerLocalModel(manifestPath: subset.url("out/automl/manifest.json").path)))
+        let labels = try labeler.results(in: VisionImage(contentsOfFile: folder.examples[0].input.path))
+        #expect(labels.first?.text == "hat")
+        #expect(FileManager.default.fileExists(atPath: subset.url("out/remote/clothes.zip").path))
+    }
+
+    @Test func runsAreDeterministicAndReadTheCache() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 4)
+        _ = try ClassifierTrainer.train(subset.configuration(output: "first"))
+        let cached = try FileManager.default.subpathsOfDirectory(atPath: subset.url("cache").path).filter { $0.hasSuffix(".f32") }
+        #expect(cached.count == 8, "one entry per photo")
+        _ = try ClassifierTrainer.train(subset.configuration(output: "second"))
+        _ = try ClassifierTrainer.train(subset.configuration(output: "uncached", cache: nil))
+        let first = try Data(contentsOf: subset.url("first/model.tflite"))
+        #expect(try Data(contentsOf: subset.url("second/model.tflite")) == first)
+        #expect(try Data(contentsOf: subset.url("uncached/model.tflite")) == first)
+    }
+
+    @Test func badInputIsNamedAndNothingIsWritten() throws {
+        let subset = try Subset(classes: ["hat"], count: 2)
+        #expect(
+            throws: TasksError.invalidArgument(
+                "The folder has one class ('hat'); a classifier needs at least two class folders.",
+                subject: .file(subset.data.description))
+        ) {
+            try ClassifierTrainer.train(subset.configuration())
+        }
+        let two = try Subset(classes: ["hat", "shoes"], count: 2)
+        try FileManager.default.createDirectory(at: two.url("exists"), withIntermediateDirectories: true)
+        #expect(
+            throws: TasksError.invalidArgument(
+                "The output folder exists already; give a new one (nothing was written).", subject: .file(two.url("exists").path))
+        ) {
+            try ClassifierTrainer.train(two.configuration(output: "exists"))
+        }
+        var unknownTensor = two.configuration(output: "never")
+        unknownTensor.featureTensor = "no such tensor"
+        #expect {
+            try ClassifierTrainer.train(unknownTensor)
+        } throws: { error in
+            let error = error as? TasksError
+            return error?.subject == .file(Self.extractor)
+                && error?.reason.hasPrefix("The base model has no tensor named 'no such tensor' (nor with that index)") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: two.url("never").path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: two.root.path).filter { $0.contains("partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func theSplitIsStratifiedAndSeeded() throws {
+        let subset = try Subset(classes: ["hat", "shoes", "skirt"], count: 10)
+        let folder = try LabeledImageFolder(subset.data)
+        let (training, validation) = ValidationSplit.split(folder.examples, fraction: 0.2, seed: 3)
+        #expect(validation.count == 6 && training.count == 24)
+        #expect(Dictionary(grouping: validation, by: \.label).mapValues(\.count) == [0: 2, 1: 2, 2: 2])
+        #expect(ValidationSplit.split(folder.examples, fraction: 0.2, seed: 3).validation == validation)
+        #expect(ValidationSplit.split(folder.examples, fraction: 0.2, seed: 4).validation != validation)
+        #expect(Set(training.map(\.input.path.description)).isDisjoint(with: validation.map(\.input.path.description)))
+    }
+}

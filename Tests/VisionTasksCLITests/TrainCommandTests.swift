@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `vision-tasks train` then `evaluate` on what it wrote, on a small subset of `clothing-small`.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct TrainCommandTests {
+    static let extractor = TestData.model("mobilenet_v1_1.0_224_quant_embedding_extractor.tflite").path
+
+    /// The first photos of three classes, for training and for validation.
+    static func subset(in root: URL) throws -> (train: String, validation: String) {
+        for (split, count) in [("train", 6), ("validation", 3)] {
+            for name in ["hat", "shoes", "skirt"] {
+                let source = TestData.url("datasets/clothing-small/\(split)/\(name)")
+                let folder = root.appendingPathComponent("\(split)/\(name)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for photo in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().prefix(count) {
+                    try FileManager.default.createSymbolicLink(
+                        at: folder.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
+                }
+            }
+        }
+        return (root.appendingPathComponent("train").path, root.appendingPathComponent("validation").path)
+    }
+
+    /// The validation accuracy `train` computes from the fitted head is what `evaluate` measures
+    /// with the exported model.
+    @Test func evaluateMeasuresWhatTrainReported() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, validation) = try Self.subset(in: root)
+        let output = root.appendingPathComponent("model").path
+        let run = try await VisionTasksTool.run([
+            "train", train, "--base", Self.extractor, "--validation", validation, "--output", output, "--no-cache", "--format",
+            "json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        #expect(report["classes"] as? [String] == ["hat", "shoes", "skirt"])
+        #expect(report["trainingCounts"] as? [Int] == [6, 6, 6])
+        #expect(report["validationCount"] as? Int == 9)
+        #expect(report["stopReason"] as? String == "converged")
+        let evaluate = try await VisionTasksTool.run([
+            "evaluate", "--model", "\(output)/model.tflite", "--format", "json", validation,
+        ])
+        #expect(evaluate.status == 0, "\(evaluate)")
+        let metrics = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
+        #expect(metrics["accuracy"] as? Double == report["validationAccuracy"] as? Double, "\(evaluate.stdout)")
+        let label = try await VisionTasksTool.run([
+            "label", "--manifest", "\(output)/automl/manifest.json", "--format", "json",
+            TestData.url("datasets/clothing-small/validation/hat").path,
+        ])
+        #expect(label.status == 0, "\(label)")
+    }
+
+    @Test func usageErrors() async throws {
+        let both = try await VisionTasksTool.run([
+            "train", "data", "--base", Self.extractor, "--output", "out", "--validation", "v", "--validation-split", "0.2",
+        ])
+        #expect(both.status == 2 && both.stderr.contains("give --validation or --validation-split, not both"), "\(both)")
+        let split = try await VisionTasksTool.run(["train", "data", "--base", "b", "--output", "o", "--validation-split", "1"])
+        #expect(
+            split.status == 2 && split.stderr.contains("--validation-split expects a number between 0 and 1, got '1'"), "\(split)"
+        )
+        let noBase = try await VisionTasksTool.run(["train", "data", "--output", "o"])
+        #expect(noBase.status == 2 && noBase.stderr.contains("--base"), "\(noBase)")
+        let rate = try await VisionTasksTool.run([
+            "train", "/nonexistent", "--base", "b", "--output", "o", "--learning-rate", "0.1",
+        ])
+        #expect(rate.stderr.contains("warning: --learning-rate is not used: L-BFGS chooses each step by line search"), "\(rate)")
+        #expect(rate.status == 1, "\(rate)")
+    }
+}
