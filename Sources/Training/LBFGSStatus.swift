@@ -13,6 +13,7 @@ package struct LBFGSStatus: RawRepresentable, Sendable, Hashable, CustomStringCo
     /// The status with this C value.
     package init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// The status of a liblbfgs constant (Swift imports its anonymous enum's values as `Int`).
     private init(_ value: Int) { rawValue = Int32(value) }
 
     /// The gradient test passed: ‖g‖ ≤ epsilon · max(1, ‖x‖) (`LBFGS_SUCCESS`, `LBFGS_CONVERGENCE`).

@@ -1,23 +1,5 @@
 import CLBFGS
 
-/// The variables of one L-BFGS run, allocated as liblbfgs asks (`lbfgs_malloc`) and freed with it.
-final class LBFGSVariables {
-    /// How many variables.
-    let count: Int
-    /// The variables; +1 from `lbfgs_malloc`, we own it and free it in `deinit`.
-    let pointer: UnsafeMutablePointer<Double>
-
-    /// `count` zeros, or nil when `lbfgs_malloc` fails. `count` must fit an `Int32`.
-    init?(count: Int) {
-        guard let pointer = lbfgs_malloc(Int32(count)) else { return nil }
-        pointer.update(repeating: 0, count: count)
-        self.count = count
-        self.pointer = pointer
-    }
-
-    deinit { lbfgs_free(pointer) }
-}
-
 /// Our one call into liblbfgs: `lbfgs()` with Swift closures for the evaluation and progress
 /// callbacks.
 enum LBFGS {
@@ -69,10 +51,14 @@ enum LBFGS {
     /// What the C callbacks reach through liblbfgs's `instance` pointer (unretained: `minimize`
     /// keeps it alive for the call).
     private final class Context {
+        /// `minimize`'s evaluate closure.
         let evaluate: (UnsafePointer<Double>, UnsafeMutablePointer<Double>) -> Double
+        /// `minimize`'s progress closure.
         let progress: (TrainingProgress) -> Bool
+        /// The last iteration number the progress callback was given.
         var iterations = 0
 
+        /// A context for one run; the closures must not outlive `minimize`.
         init(
             evaluate: @escaping (UnsafePointer<Double>, UnsafeMutablePointer<Double>) -> Double,
             progress: @escaping (TrainingProgress) -> Bool
