@@ -96,7 +96,9 @@ let package = Package(
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
         .testTarget(
             name: "ClassifierTrainingTests",
-            dependencies: ["ClassifierTraining", "ImageTasks", "ImageLabeling", "VisionTasks", "TasksCommon", "TestSupport"]),
+            dependencies: [
+                "ClassifierTraining", "ImageTasks", "ImageLabeling", "Imaging", "VisionTasks", "TasksCommon", "TestSupport",
+            ]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),

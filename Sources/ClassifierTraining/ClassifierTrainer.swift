@@ -19,7 +19,7 @@ package enum ValidationSource: Sendable, Equatable {
 package struct TrainingConfiguration: Sendable {
     package var data: FileSystemPath
     package var validation: ValidationSource = .none
-    /// Seeds the validation split.
+    /// Seeds the validation split and the augmentation's crops.
     package var seed: UInt64 = 0
     package var base: String
     /// The base's feature tensor by name or index; nil finds it (`ClassifierHeadAppender.featureTensor(of:)`).
@@ -34,6 +34,8 @@ package struct TrainingConfiguration: Sendable {
     package var gradientTolerance = 1e-6
     package var output: URL
     package var quantize = false
+    /// Train on each photo flipped and cropped too (`Augmentation`), seeded by `seed`.
+    package var augment = false
     package var name: String
     package var version = "1"
     package var description: String
@@ -61,6 +63,8 @@ package struct TrainingReport: Codable, Sendable {
     package var classes: [String] = []
     /// Training photos per class (after the split), by class.
     package var trainingCounts: [Int] = []
+    /// The rows the head was fitted on: one per training photo, four with `augment`.
+    package var trainingRows = 0
     package var validationCount = 0
     package var skipped: [Skipped] = []
     package var ignored: [String] = []
@@ -128,7 +132,8 @@ package enum ClassifierTrainer {
             done += 1
             progress(.features(done: done, total: total, outcome: outcome))
         }
-        let trainingFeatures = FeatureSet.extract(training, tasks: tasks, each: each)
+        let augmentation = configuration.augment ? configuration.seed : nil
+        let trainingFeatures = FeatureSet.extract(training, tasks: tasks.map { $0.augmenting(augmentation) }, each: each)
         let validationFeatures = FeatureSet.extract(validation, tasks: tasks, each: each)
         report.skipped = (trainingFeatures.skipped + validationFeatures.skipped).map {
             TrainingReport.Skipped(image: $0.image.description, error: ErrorRecord($0.error))
@@ -150,7 +155,12 @@ package enum ClassifierTrainer {
         report.objective = fit.objective
         report.gradientNorm = fit.gradientNorm
         report.stopReason = fit.stopReason.description
-        report.trainingCounts = (0..<folder.classes.count).map { c in trainingFeatures.labels.filter { $0 == c }.count }
+        let trainingPhotos = Dictionary(
+            grouping: zip(trainingFeatures.images.map(\.description), trainingFeatures.labels), by: \.1
+        )
+        .mapValues { Set($0.map(\.0)).count }
+        report.trainingCounts = (0..<folder.classes.count).map { trainingPhotos[$0] ?? 0 }
+        report.trainingRows = trainingFeatures.rows.count
         report.trainingAccuracy = try accuracy(fit.model, trainingFeatures)
         if !validationFeatures.rows.isEmpty {
             report.validationAccuracy = try accuracy(fit.model, validationFeatures)

@@ -5,7 +5,7 @@ import VisionTasks
 
 /// The features of labelled photos, in the photos' order, and the photos that gave none.
 package struct FeatureSet: Sendable {
-    /// One row of `dimension` features per kept photo.
+    /// One row of `dimension` features per kept photo (per variant of an augmented photo).
     package private(set) var rows: [[Float]] = []
     /// The class of each row.
     package private(set) var labels: [Int] = []
@@ -30,7 +30,8 @@ package struct FeatureSet: Sendable {
             index += 1
             switch outcome.result {
             case .success(let output):
-                if let features = output.embeddings.first?.floatEmbedding {
+                // One row per variant (augmented photos give several).
+                for features in output.embeddings.compactMap(\.floatEmbedding) {
                     set.rows.append(features)
                     set.labels.append(label)
                     set.images.append(outcome.path)

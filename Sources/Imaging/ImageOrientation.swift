@@ -65,6 +65,15 @@ public enum ImageOrientation: Int, Sendable, CaseIterable {
     /// MediaPipe Tasks iOS maps Right to −270° and Left to −90° in its counter-clockwise
     /// convention, which are the same rotations; it rejects the mirrored cases, which
     /// this port supports.
+    /// The orientation that shows the upright image flipped left to right: flipping after a
+    /// clockwise rotation R is the flip first, then a rotation of −R (training's augmentation).
+    package var horizontallyFlipped: ImageOrientation {
+        let (rotation, mirrored) = preprocessingTransform
+        let turned = (360 - rotation) % 360
+        let all: [ImageOrientation] = [.up, .right, .down, .left, .upMirrored, .rightMirrored, .downMirrored, .leftMirrored]
+        return all.first { $0.preprocessingTransform == (turned, !mirrored) } ?? self
+    }
+
     package var preprocessingTransform: (rotationDegrees: Int, mirrored: Bool) {
         switch self {
         case .up: (0, false)

@@ -82,6 +82,12 @@ struct EvaluateCommandTests {
         #expect(html.contains("Confusion matrix (rows: true class, columns: predicted class)"))
         #expect(html.contains("<h2>\(dataset.path("tabby/broken.jpg"))</h2>") && html.contains("Skipped: "))
         #expect(html.contains("</html>"))
+        if HeadlessChromium.path != nil {
+            // Kept for people to look at: .build/artifacts/report-evaluate.png.
+            let dom = try await HeadlessChromium.dumpDOM(URL(fileURLWithPath: report))
+            #expect(dom.components(separatedBy: "<tr>").count - 1 == 1 + 3 + 1 + 3, "per-class and confusion rows")
+            try await HeadlessChromium.screenshot(URL(fileURLWithPath: report), name: "report-evaluate.png", height: 1200)
+        }
 
         let csv = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--format", "csv", dataset.root.path])
         #expect(

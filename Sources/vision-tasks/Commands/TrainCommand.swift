@@ -49,7 +49,8 @@ struct TrainCommand: ParsableCommand {
         return value
     }
     static let seed = Option<UInt64>(
-        name: "seed", valueName: "N", help: "Seeds the validation split.", default: 0, defaultDescription: "0"
+        name: "seed", valueName: "N", help: "Seeds the validation split and the --augment crops.", default: 0,
+        defaultDescription: "0"
     ) { text throws(UsageError) in
         guard let value = UInt64(text) else { throw UsageError("--seed expects a whole number >= 0, got '\(text)'") }
         return value
@@ -90,6 +91,10 @@ struct TrainCommand: ParsableCommand {
         return value
     }
     static let quantize = Flag(name: "quantize", help: "Also write model_quantized.tflite, with UINT8 scores.")
+    static let augment = Flag(
+        name: "augment",
+        help: "Train on each photo four times: as it is, flipped left to right, a random crop (70-100% of each side, "
+            + "drawn from the photo and --seed) and that crop flipped (4 times the features to compute, cached too).")
     static let name = Option<String?>(
         name: "name", valueName: "NAME", help: "The model's name in its metadata; the name of DIR by default.")
     static let version = Option<String>(
@@ -103,7 +108,8 @@ struct TrainCommand: ParsableCommand {
     static let optionTable = [
         base.definition, output.definition, validation.definition, validationSplit.definition, seed.definition,
         featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
-        quantize.definition, name.definition, version.definition, cache.definition, noCache.definition, format.definition,
+        quantize.definition, augment.definition, name.definition, version.definition, cache.definition, noCache.definition,
+        format.definition,
         ClassifierOptionGroup.threads.definition, BatchOptionGroup.jobs.definition, BatchOptionGroup.noProgress.definition,
         StandardOptions.verbose.definition,
     ]
@@ -133,6 +139,7 @@ struct TrainCommand: ParsableCommand {
         settings.labelSmoothing = try parsed.value(Self.labelSmoothing)
         settings.maxIterations = try parsed.value(Self.epochs)
         settings.quantize = parsed.isSet(Self.quantize)
+        settings.augment = parsed.isSet(Self.augment)
         settings.version = try parsed.value(Self.version)
         if !parsed.isSet(Self.noCache) {
             settings.cacheRoot =

@@ -37,7 +37,7 @@ enum TrainingSummary {
             "classes: \(report.classes.count) (training photos: \(counts))",
             "features: \(report.featureCount) per photo, \(String(format: "%.1f", report.featureSeconds)) s"
                 + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)"),
-            "fit: \(report.iterations) iterations, \(report.stopReason), loss \(String(format: "%.6f", report.objective)), "
+            "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), loss \(String(format: "%.6f", report.objective)), "
                 + "l2 \(String(format: "%.3g", report.l2Strength)), \(String(format: "%.1f", report.fitSeconds)) s",
             "training accuracy \(String(format: "%.5f", report.trainingAccuracy))"
                 + (report.validationAccuracy.map {
