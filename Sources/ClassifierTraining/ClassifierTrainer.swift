@@ -74,6 +74,9 @@ package struct TrainingReport: Codable, Sendable {
     package var objective = 0.0
     package var gradientNorm = 0.0
     package var stopReason = ""
+    /// Whether a convergence test stopped the fit (else it stopped at `maxIterations` or where
+    /// the line search could go no further, and the model is the last point reached).
+    package var converged = false
     package var trainingAccuracy = 0.0
     /// nil without validation photos.
     package var validationAccuracy: Double?
@@ -114,6 +117,7 @@ package enum ClassifierTrainer {
                 "The folder has one class ('\(folder.classes[0])'); a classifier needs at least two class folders.",
                 subject: .file(configuration.data.description))
         }
+        try checkOutput(configuration)
         let (training, validation, validationIgnored) = try examples(folder, configuration)
         report.classes = folder.classes
         report.ignored = (folder.ignored + validationIgnored).map(\.description)
@@ -121,8 +125,9 @@ package enum ClassifierTrainer {
         let cache = configuration.cacheRoot.map {
             FeatureCache(root: $0, identity: extractor.identity, dimension: extractor.dimension)
         }
+        let workers = max(1, min(configuration.workers, training.count + validation.count))
         let tasks = try loading { () throws(TasksError) in
-            try (0..<configuration.workers).map { _ throws(TasksError) in
+            try (0..<workers).map { _ throws(TasksError) in
                 CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)
             }
         }
@@ -141,6 +146,12 @@ package enum ClassifierTrainer {
         report.featureSeconds = seconds(since: start)
         report.featureCount = extractor.dimension
 
+        let counts = (0..<folder.classes.count).map { c in trainingFeatures.labels.filter { $0 == c }.count }
+        if let empty = counts.firstIndex(of: 0) {
+            throw .invalidArgument(
+                "No training photo of the class '\(folder.classes[empty])' could be read (see the photos skipped above); "
+                    + "a class needs at least one.", subject: .file(configuration.data.description))
+        }
         let data = try TrainingSet(
             features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels, classCount: folder.classes.count)
         let λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
@@ -155,6 +166,7 @@ package enum ClassifierTrainer {
         report.objective = fit.objective
         report.gradientNorm = fit.gradientNorm
         report.stopReason = fit.stopReason.description
+        report.converged = fit.stopReason.isConvergence
         let trainingPhotos = Dictionary(
             grouping: zip(trainingFeatures.images.map(\.description), trainingFeatures.labels), by: \.1
         )
@@ -175,6 +187,27 @@ package enum ClassifierTrainer {
         report.output = configuration.output.path
         report.totalSeconds = seconds(since: start)
         return report
+    }
+
+    /// Refuses, before any work, an output folder inside the data (it would become a class) or
+    /// whose parent folder does not exist.
+    private static func checkOutput(_ configuration: TrainingConfiguration) throws(TasksError) {
+        let output = configuration.output.standardizedFileURL.resolvingSymlinksInPath().path
+        var folders = [configuration.data]
+        if case .folder(let validation) = configuration.validation { folders.append(validation) }
+        for folder in folders {
+            let data = URL(fileURLWithPath: folder.description).standardizedFileURL.resolvingSymlinksInPath().path
+            if output == data || output.hasPrefix(data + "/") {
+                throw .invalidArgument(
+                    "The output folder is inside the photos' folder \(folder.description); it would be read as a class.",
+                    subject: .file(configuration.output.path))
+            }
+        }
+        var isFolder: ObjCBool = false
+        let parent = configuration.output.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .notFound("The output folder's parent folder does not exist.", subject: .file(configuration.output.path))
+        }
     }
 
     /// The training and validation photos, and the validation folder's ignored files.

@@ -4,10 +4,13 @@ import TasksCommon
 
 /// Features already computed, by base (`FeatureExtractor.identity`) and photo content
 /// (SHA-256 of the file's bytes): a second `train` with other options, or on a folder that
-/// grew, computes only what is new. One file per photo, its features as little-endian float32.
+/// grew, computes only what is new. One file per photo: its features as little-endian float32,
+/// then the FNV-1a 64-bit hash of those bytes (little-endian).
 ///
-/// A file that is missing, short or unreadable is a miss (the features are computed again);
-/// writes go to a temporary name first and are renamed, so a killed run leaves no torn entry.
+/// An entry that is missing, of the wrong size, whose hash does not match (a disk or a crash
+/// that zeroed or changed it) or that holds a value that is not a finite number is a miss: the
+/// features are computed again and the entry replaced. Writes go to a temporary name first and
+/// are renamed, so a killed run leaves no torn entry.
 package struct FeatureCache: Sendable {
     /// The folder of one base's features.
     package let folder: URL
@@ -31,19 +34,24 @@ package struct FeatureCache: Sendable {
 
     /// The features of the photo whose content has `digest`, or nil.
     package func features(digest: String) -> [Float]? {
-        guard let data = try? Data(contentsOf: file(digest)), data.count == dimension * 4 else { return nil }
-        return data.withUnsafeBytes { raw in
+        guard let data = try? Data(contentsOf: file(digest)), data.count == dimension * 4 + 8 else { return nil }
+        let values = data.prefix(dimension * 4)
+        let stored = data.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard Self.hash(values) == stored else { return nil }
+        let features = values.withUnsafeBytes { raw in
             (0..<dimension).map {
                 Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)))
             }
         }
+        return features.allSatisfy(\.isFinite) ? features : nil
     }
 
     /// Keeps `features` for `digest`; a failure to write only means they are computed again next time.
     package func store(_ features: [Float], digest: String) {
         let target = file(digest)
-        var data = Data(capacity: features.count * 4)
+        var data = Data(capacity: features.count * 4 + 8)
         for value in features { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
+        withUnsafeBytes(of: Self.hash(data).littleEndian) { data.append(contentsOf: $0) }
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(digest).\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -53,6 +61,11 @@ package struct FeatureCache: Sendable {
         }
         // rename(2) replaces an entry another worker or run wrote meanwhile, atomically.
         if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    /// FNV-1a, 64 bits: cheap, and any zeroed or changed byte changes it.
+    static func hash(_ bytes: Data) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
     }
 
     private func file(_ digest: String) -> URL {

@@ -127,4 +127,55 @@ struct ClassifierTrainerTests {
         #expect(ValidationSplit.split(folder.examples, fraction: 0.2, seed: 4).validation != validation)
         #expect(Set(training.map(\.input.path.description)).isDisjoint(with: validation.map(\.input.path.description)))
     }
+
+    /// A cache entry of the right size that a crash zeroed is not trusted: the features are
+    /// computed again and the model is the one an uncached run makes.
+    @Test func aDamagedCacheEntryIsComputedAgain() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 3)
+        _ = try ClassifierTrainer.train(subset.configuration(output: "first"))
+        let cache = subset.url("cache")
+        let entries = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".f32") }
+        for entry in entries {
+            let url = cache.appendingPathComponent(entry)
+            let size = try Data(contentsOf: url).count
+            try Data(count: size).write(to: url)
+        }
+        _ = try ClassifierTrainer.train(subset.configuration(output: "second"))
+        #expect(try Data(contentsOf: subset.url("second/model.tflite")) == Data(contentsOf: subset.url("first/model.tflite")))
+    }
+
+    @Test func foldersThatCannotBeClassesOrOutputs() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 2)
+        // A hidden folder and macOS's resource folder are no classes.
+        for name in [".git", "__MACOSX"] {
+            let folder = subset.root.appendingPathComponent("data/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: folder.appendingPathComponent("cat.jpg"))
+        }
+        let folder = try LabeledImageFolder(subset.data)
+        #expect(folder.classes == ["hat", "shoes"])
+        #expect(folder.ignored.map(\.description) == [".git", "__MACOSX"].map { subset.url("data/\($0)").path })
+        // The output inside the photos' folder would become a class.
+        let inside = subset.configuration(output: "data/model")
+        #expect(
+            throws: TasksError.invalidArgument(
+                "The output folder is inside the photos' folder \(subset.data.description); it would be read as a class.",
+                subject: .file(subset.url("data/model").path))
+        ) {
+            try ClassifierTrainer.train(inside)
+        }
+        // A class none of whose photos can be read.
+        let broken = subset.root.appendingPathComponent("data/broken")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        try Data("not a photo".utf8).write(to: broken.appendingPathComponent("a.jpg"))
+        var configuration = subset.configuration(output: "never")
+        configuration.validation = .none
+        #expect(
+            throws: TasksError.invalidArgument(
+                "No training photo of the class 'broken' could be read (see the photos skipped above); a class needs at least one.",
+                subject: .file(subset.data.description))
+        ) {
+            try ClassifierTrainer.train(configuration)
+        }
+    }
 }

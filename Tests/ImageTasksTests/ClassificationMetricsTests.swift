@@ -35,4 +35,19 @@ struct ClassificationMetricsTests {
         #expect(metrics.accuracy == 0 && metrics.topKAccuracy == 0 && metrics.count == 0)
         #expect(metrics.confusionMatrix == [[0, 0], [0, 0]])
     }
+
+    /// A first prediction that is no class (index 4 of 4 classes) is wrong: scikit-learn's
+    /// figures for labels 0...3 with such predictions.
+    @Test func predictionsOutsideTheClassesAreWrong() {
+        let predictions = [(0, [0]), (0, [4, 0]), (1, [1]), (1, [4]), (2, [2]), (2, [0]), (3, [4, 3])]
+        let metrics = ClassificationMetrics(classes: ["a", "b", "c", "d"], predictions: predictions, topK: 2)
+        #expect(abs(metrics.accuracy - 0.42857142857142855) < 1e-15)
+        #expect(metrics.confusionMatrix == [[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 1, 0], [0, 0, 0, 0]])
+        #expect(metrics.otherPredictions == [1, 1, 0, 1])
+        #expect(metrics.perClass.map(\.precision) == [0.5, 1, 1, 0])
+        #expect(metrics.perClass.map(\.recall) == [0.5, 0.5, 0.5, 0])
+        #expect(metrics.perClass.map(\.support) == [2, 2, 2, 1])
+        #expect(abs(metrics.perClass[1].f1 - 0.6666666666666666) < 1e-15)
+        #expect(abs(metrics.topKAccuracy - 5.0 / 7) < 1e-15, "the second prediction counts for top-2")
+    }
 }

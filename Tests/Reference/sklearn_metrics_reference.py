@@ -14,3 +14,9 @@ scores = np.zeros((len(y),4))
 for i,rk in enumerate(ranked):
     for j,c in enumerate(rk): scores[i,c] = 4-j
 print("top2", top_k_accuracy_score(y, scores, k=2, labels=[0,1,2,3]))
+# "other": predictions 4 are no class (labels 0...3)
+y2 = [0,0,1,1,2,2,3]
+p2 = [0,4,1,4,2,0,4]
+p,r,f,s = precision_recall_fscore_support(y2, p2, labels=[0,1,2,3], zero_division=0)
+print("other precision", list(map(float,p))); print("other recall", list(map(float,r))); print("other f1", list(map(float,f))); print("other support", list(map(int,s)))
+print("other cm", confusion_matrix(y2, p2, labels=[0,1,2,3]).tolist(), "acc", accuracy_score(y2, p2))

@@ -30,9 +30,9 @@ struct EvaluateCommandTests {
         func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
     }
 
-    /// The figures are those of `classify` among the same classes: each photo's first two
-    /// predictions give the confusion matrix and the top-2 accuracy.
-    @Test func figuresAreThoseOfClassifyAmongTheClasses() async throws {
+    /// The figures are those of `classify`: each photo's first two predictions give the
+    /// confusion matrix (a category that is no class counts as "other") and the top-2 accuracy.
+    @Test func figuresAreThoseOfClassify() async throws {
         let dataset = try Dataset()
         let run = try await VisionTasksTool.run([
             "evaluate", "--model", Fixture.quantModel, "--top-k", "2", "--format", "json", dataset.root.path,
@@ -40,21 +40,25 @@ struct EvaluateCommandTests {
         #expect(run.status == 0, "\(run)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
         var matrix = Array(repeating: Array(repeating: 0, count: 3), count: 3)
+        var other = [0, 0, 0]
         var topTwo = 0
         for (name, photo) in Self.photos {
             let classify = try await VisionTasksTool.run(
-                ["classify", "--model", Fixture.quantModel, "--max-results", "2", "--format", "json"]
-                    + Self.classes.flatMap { ["--allow", $0] } + [dataset.path("\(name)/\(photo)")])
+                [
+                    "classify", "--model", Fixture.quantModel, "--max-results", "2", "--format", "json",
+                    dataset.path("\(name)/\(photo)"),
+                ])
             let categories = try #require(
                 (classify.jsonObjects(format: "json").first?["classifications"] as? [[String: Any]])?.first?["categories"]
                     as? [[String: Any]])
-            let ranked = categories.compactMap { ($0["categoryName"] as? String).flatMap(Self.classes.firstIndex) }
+            let ranked = categories.map { ($0["categoryName"] as? String).flatMap(Self.classes.firstIndex) }
             let label = try #require(Self.classes.firstIndex(of: name))
-            matrix[label][try #require(ranked.first)] += 1
+            if let first = try #require(ranked.first) { matrix[label][first] += 1 } else { other[label] += 1 }
             if ranked.contains(label) { topTwo += 1 }
         }
         #expect(json["classes"] as? [String] == Self.classes)
         #expect(json["confusionMatrix"] as? [[Int]] == matrix)
+        #expect(json["otherPredictions"] as? [Int] == other)
         #expect(json["count"] as? Int == 6)
         let correct = (0..<3).reduce(0) { $0 + matrix[$1][$1] }
         #expect(json["accuracy"] as? Double == Double(correct) / 6)
@@ -92,7 +96,8 @@ struct EvaluateCommandTests {
         let csv = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--format", "csv", dataset.root.path])
         #expect(
             csv.stdoutLines.first
-                == "class,precision,recall,f1,support,predicted:brambling,predicted:cheeseburger,predicted:tabby")
+                == "class,precision,recall,f1,support,predicted:brambling,predicted:cheeseburger,predicted:tabby,predicted:(other)"
+        )
         #expect(csv.stdoutLines.count == 4)
     }
 
@@ -137,5 +142,35 @@ struct EvaluateCommandTests {
             ], "\(run)")
         let two = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, unknown, unknown])
         #expect(two.status == 2 && two.stderr.contains("give one FOLDER of class folders, got 2 arguments"), "\(two)")
+    }
+
+    /// `--report` replaces an earlier report, never another file (a photo named by mistake), and
+    /// follows no symbolic link.
+    @Test func theReportNeverReplacesAnotherFile() async throws {
+        let dataset = try Dataset()
+        let photo = dataset.path("tabby/cat.jpg")
+        let before = try Data(contentsOf: URL(fileURLWithPath: photo))
+        let run = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--report", photo, dataset.root.path])
+        #expect(run.status == 1, "\(run)")
+        #expect(
+            run.diagnostics.contains(
+                "error: ALREADY_EXISTS: \(photo): The file exists and is not a vision-tasks report; it was not overwritten (give another path)."
+            ),
+            "\(run)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: photo)) == before)
+        let link = dataset.path("link.html")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dataset.path("elsewhere.html"))
+        let linked = try await VisionTasksTool.run([
+            "evaluate", "--model", Fixture.quantModel, "--report", link, dataset.root.path,
+        ])
+        #expect(linked.status == 1 && linked.stderr.contains("The report path is a symbolic link"), "\(linked)")
+        #expect(!FileManager.default.fileExists(atPath: dataset.path("elsewhere.html")))
+        let report = dataset.path("report.html")
+        for _ in 0..<2 {
+            let again = try await VisionTasksTool.run([
+                "evaluate", "--model", Fixture.quantModel, "--report", report, dataset.root.path,
+            ])
+            #expect(again.status == 0, "an earlier report is replaced: \(again)")
+        }
     }
 }

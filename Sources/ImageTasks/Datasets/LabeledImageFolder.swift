@@ -6,8 +6,9 @@ import TasksCommon
 /// `MLImageClassifier.DataSource.labeledDirectories(at:)` and Model Maker's
 /// `Dataset.from_folder` read the same layout. Classes are sorted by their names' bytes.
 ///
-/// Nothing is skipped silently: files that are not images (by extension) and entries of the
-/// top folder that are not class folders are listed in `ignored`; folders that cannot be read
+/// Nothing is skipped silently: files that are not images (by extension), entries of the top
+/// folder that are not class folders, and hidden top-level folders (".git") and "__MACOSX" are
+/// listed in `ignored`; folders that cannot be read
 /// are examples whose input is `.unreadable`, reported like a photo that cannot be decoded.
 package struct LabeledImageFolder: Sendable {
     /// One photo and the index of its class in `classes`.
@@ -35,7 +36,9 @@ package struct LabeledImageFolder: Sendable {
     ///   class folder has no photo; two class names differ only by case (they would be one
     ///   class on a file system that ignores case, and are easily confused).
     package init(_ root: FileSystemPath) throws(TasksError) {
-        let (folders, topLevel) = try DirectoryWalker.contents(of: root)
+        let (all, topLevel) = try DirectoryWalker.contents(of: root)
+        // Hidden folders (.git) and the resource folders macOS zips carry are no classes.
+        let folders = all.filter { !Self.isHiddenOrSystem($0) }
         guard !folders.isEmpty else {
             throw .invalidArgument(
                 "The folder has no class folders: put each class's photos in a sub-folder named after the class.",
@@ -43,7 +46,7 @@ package struct LabeledImageFolder: Sendable {
         }
         var classes: [String] = []
         var examples: [Example] = []
-        var ignored = topLevel
+        var ignored = topLevel + all.filter(Self.isHiddenOrSystem)
         var seen: [String: String] = [:]
         for folder in folders {
             let name = String(decoding: folder.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
@@ -65,6 +68,12 @@ package struct LabeledImageFolder: Sendable {
         self.classes = classes
         self.examples = examples
         self.ignored = ignored
+    }
+
+    /// Whether a top-level folder is hidden (a name starting with ".") or macOS's "__MACOSX".
+    private static func isHiddenOrSystem(_ folder: FileSystemPath) -> Bool {
+        let name = folder.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
+        return name.first == UInt8(ascii: ".") || name == Array("__MACOSX".utf8)
     }
 
     /// The number of photos of each class, by class index.

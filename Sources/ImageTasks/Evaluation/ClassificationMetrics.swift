@@ -6,8 +6,11 @@ import Foundation
 /// zero denominator is 0, its `zero_division` default) and `confusion_matrix` compute them.
 ///
 /// JSON (`evaluate --format json`): `{"classes", "count", "accuracy", "topK", "topKAccuracy",
-/// "perClass": [{"name", "precision", "recall", "f1", "support"}], "confusionMatrix"}`, the
-/// matrix's rows the true classes and its columns the predicted ones, in `classes` order.
+/// "perClass": [{"name", "precision", "recall", "f1", "support"}], "confusionMatrix",
+/// "otherPredictions"}`, the matrix's rows the true classes and its columns the predicted ones,
+/// in `classes` order; `otherPredictions[c]` counts the photos of class c whose first
+/// prediction is none of the classes (a category of the model that is no class of the folder):
+/// wrong, and in the recall's denominator.
 package struct ClassificationMetrics: Codable, Equatable, Sendable {
     /// One class's figures.
     package struct ClassMetrics: Codable, Equatable, Sendable {
@@ -34,17 +37,25 @@ package struct ClassificationMetrics: Codable, Equatable, Sendable {
     package let perClass: [ClassMetrics]
     /// `confusionMatrix[true][predicted]`: photos of class `true` predicted as `predicted`.
     package let confusionMatrix: [[Int]]
+    /// Per true class, the photos predicted as none of the classes.
+    package let otherPredictions: [Int]
 
     /// The figures of `predictions`: each photo's class and its predicted classes, best first
-    /// (at least one; the first is the prediction).
-    /// - Precondition: every class index is in `0..<classes.count`; `topK` ≥ 1.
+    /// (the first is the prediction), `classes.count` standing for a category that is no class.
+    /// A photo with no prediction counts as predicted as no class.
+    /// - Precondition: every label is in `0..<classes.count`, every prediction in
+    ///   `0...classes.count`; `topK` ≥ 1.
     package init(classes: [String], predictions: [(label: Int, ranked: [Int])], topK: Int) {
         let k = classes.count
         var matrix = Array(repeating: Array(repeating: 0, count: k), count: k)
+        var other = Array(repeating: 0, count: k)
         var hits = 0
         for prediction in predictions {
-            guard let first = prediction.ranked.first else { continue }
-            matrix[prediction.label][first] += 1
+            if let first = prediction.ranked.first, first < k {
+                matrix[prediction.label][first] += 1
+            } else {
+                other[prediction.label] += 1
+            }
             if prediction.ranked.prefix(topK).contains(prediction.label) { hits += 1 }
         }
         let correct = (0..<k).reduce(0) { $0 + matrix[$1][$1] }
@@ -55,8 +66,9 @@ package struct ClassificationMetrics: Codable, Equatable, Sendable {
         self.topK = topK
         topKAccuracy = count == 0 ? 0 : Double(hits) / Double(count)
         confusionMatrix = matrix
+        otherPredictions = other
         perClass = (0..<k).map { c in
-            let support = matrix[c].reduce(0, +)
+            let support = matrix[c].reduce(0, +) + other[c]
             let predicted = matrix.reduce(0) { $0 + $1[c] }
             let precision = Self.ratio(matrix[c][c], predicted)
             let recall = Self.ratio(matrix[c][c], support)

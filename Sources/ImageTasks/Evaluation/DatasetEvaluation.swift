@@ -2,15 +2,17 @@ import Foundation
 import TasksCommon
 import VisionTasks
 
-/// `evaluate`: a classifier run over a `LabeledImageFolder`, its categories restricted to the
-/// folder's classes (MediaPipe's `categoryAllowlist`: the model may know more categories, and
-/// must know every class), collecting what `ClassificationMetrics` needs and the mistakes.
+/// `evaluate`: a classifier run over a `LabeledImageFolder`, collecting what
+/// `ClassificationMetrics` needs and the mistakes. The model must know every class; it may know
+/// more categories, and a photo whose first prediction is one of them is wrong (a folder with
+/// one class cannot score 100 % by construction).
 package struct DatasetEvaluation {
     /// A photo whose first prediction is not its class.
     package struct Mistake: Sendable, Equatable {
         package let image: FileSystemPath
         package let label: Int
-        package let predicted: Int
+        /// The first prediction's category name (a class, or another category of the model).
+        package let predicted: String
         /// The score of the (wrong) first prediction.
         package let score: Float
     }
@@ -24,19 +26,17 @@ package struct DatasetEvaluation {
     package private(set) var skipped: [(image: FileSystemPath, error: TasksError)] = []
     package private(set) var mistakes: [Mistake] = []
 
-    /// - Parameter topK: at least 1; at most the number of classes (smaller values are kept).
+    /// - Parameter topK: at least 1; at most the number of classes (larger values are lowered).
     package init(folder: LabeledImageFolder, topK: Int) {
         self.folder = folder
         self.topK = max(1, min(topK, folder.classes.count))
     }
 
-    /// The options of one classifier of the run: the model, its threads, the folder's classes
-    /// as the allowlist, `topK` results.
+    /// The options of one classifier of the run: the model, its threads, `topK` results.
     package func options(model: String, threads: Int) -> ImageClassifierOptions {
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = model
         options.baseOptions.threadCount = threads
-        options.categoryAllowlist = folder.classes
         options.maxResults = topK
         return options
     }
@@ -64,10 +64,13 @@ package struct DatasetEvaluation {
             switch outcome.result {
             case .success(let output):
                 let categories = output.heads.first?.categories ?? []
-                let ranked = categories.compactMap { $0.categoryName.flatMap { classIndex[$0] } }
+                let other = folder.classes.count
+                let ranked = categories.map { $0.categoryName.flatMap { classIndex[$0] } ?? other }
                 predictions.append((label, ranked))
-                if let first = ranked.first, first != label, let score = categories.first?.score {
-                    mistakes.append(Mistake(image: outcome.path, label: label, predicted: first, score: score))
+                if ranked.first != label {
+                    let name = categories.first.map { $0.categoryName ?? "#\($0.index)" } ?? "(no prediction)"
+                    mistakes.append(
+                        Mistake(image: outcome.path, label: label, predicted: name, score: categories.first?.score ?? 0))
                 }
             case .failure(let error):
                 skipped.append((outcome.path, error))

@@ -12,16 +12,18 @@ struct EvaluateCommand: ParsableCommand {
         discussion: """
             FOLDER holds one sub-folder per class, named after it, with that class's photos (the
             layout `train` reads; classes sorted by name). Every photo is classified as `classify`
-            does, among the folder's classes only (MediaPipe's category allowlist: the model's labels
-            must include every class name), and compared with its folder: accuracy, top-k accuracy,
-            per-class precision, recall, F1 and support, and the confusion matrix (rows: the true
-            class; columns: the predicted one), as scikit-learn computes them.
+            does (the model's labels must include every class name) and compared with its folder:
+            accuracy, top-k accuracy, per-class precision, recall, F1 and support, and the confusion
+            matrix (rows: the true class; columns: the predicted one), as scikit-learn computes them.
+            A first prediction that is another category of the model (not a class of the folder) is
+            wrong, counted in an "other" column.
             """,
         epilogue: """
             json: {"accuracy", "topK", "topKAccuracy", "count", "classes", "perClass": [{"name",
             "precision", "recall", "f1", "support"}], "confusionMatrix", "skipped": [{"image",
-            "error"}], "ignored": [paths]}. csv: a record per class, `class,precision,recall,f1,support`
-            and its row of the confusion matrix (a column per predicted class).
+            "error"}], "ignored": [paths], "otherPredictions"}. csv: a record per class,
+            `class,precision,recall,f1,support`, its row of the confusion matrix (a column per predicted
+            class) and its count of other predictions.
             A photo that cannot be read or classified is reported on stderr ("skipped") and left out of
             the figures; files that are not photos, and files beside the class folders, are reported
             as ignored. --report writes the confusion matrix and a thumbnail of each mistake.

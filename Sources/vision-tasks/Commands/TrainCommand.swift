@@ -174,6 +174,11 @@ struct TrainCommand: ParsableCommand {
         for path in report.ignored {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
+        if !report.converged {
+            StandardStreams.warn(
+                "warning: the fit did not converge (\(report.stopReason); gradient norm \(String(format: "%.3g", report.gradientNorm))): "
+                    + "the model is the last point reached; give more --epochs, a larger --l2, or another --feature-tensor")
+        }
         TrainingSummary.print(report, format: format)
         return 0
     }

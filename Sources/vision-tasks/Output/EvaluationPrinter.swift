@@ -69,22 +69,34 @@ struct EvaluationPrinter {
         }
         lines += TableText.aligned(
             header: ["class", "precision", "recall", "f1", "support"], rows: rows, indent: "  ", rightAligned: [1, 2, 3, 4])
-        lines += ["", "confusion matrix (rows: true class; columns: predicted class, in the same order)"]
-        let matrixRows = zip(metrics.classes, metrics.confusionMatrix).map { name, row in
-            [TableText.escaped(name)] + row.map(String.init)
+        // The "other" column (predictions that are no class) only when there are some.
+        let other = metrics.otherPredictions.contains { $0 > 0 }
+        lines += [
+            "",
+            "confusion matrix (rows: true class; columns: predicted class, in the same order"
+                + (other ? ", then other categories of the model)" : ")"),
+        ]
+        var matrixRows: [[String]] = []
+        for (index, name) in metrics.classes.enumerated() {
+            var row = ["\(index + 1) \(TableText.escaped(name))"] + metrics.confusionMatrix[index].map(String.init)
+            if other { row.append(String(metrics.otherPredictions[index])) }
+            matrixRows.append(row)
         }
-        let header = ["true \\ predicted"] + metrics.classes.indices.map { String($0 + 1) }
+        var header = ["true \\ predicted"] + metrics.classes.indices.map { String($0 + 1) }
+        if other { header.append("other") }
         lines += TableText.aligned(
-            header: header, rows: matrixRows.enumerated().map { ["\($0 + 1) \($1[0])"] + $1.dropFirst() },
-            indent: "  ", rightAligned: Set(1...metrics.classes.count))
+            header: header, rows: matrixRows, indent: "  ", rightAligned: Set(1..<header.count))
         return lines
     }
 
     private func csvLines(_ metrics: ClassificationMetrics) -> [String] {
-        let header = ["class", "precision", "recall", "f1", "support"] + metrics.classes.map { "predicted:\($0)" }
-        let records = zip(metrics.perClass, metrics.confusionMatrix).map { figures, row in
-            [figures.name, "\(figures.precision)", "\(figures.recall)", "\(figures.f1)", "\(figures.support)"]
-                + row.map(String.init)
+        let header: [String] =
+            ["class", "precision", "recall", "f1", "support"] + metrics.classes.map { "predicted:\($0)" } + ["predicted:(other)"]
+        var records: [[String]] = []
+        for (index, figures) in metrics.perClass.enumerated() {
+            let counts = metrics.confusionMatrix[index].map(String.init) + [String(metrics.otherPredictions[index])]
+            records.append(
+                [figures.name, "\(figures.precision)", "\(figures.recall)", "\(figures.f1)", "\(figures.support)"] + counts)
         }
         return ([header] + records).map { $0.map(CSVText.field).joined(separator: ",") }
     }

@@ -24,7 +24,11 @@ enum EvaluationReport {
             let body =
                 "<p class=\"none\">true: <b>\(HTMLText.shown(classes[mistake.label]))</b></p>"
                 + ReportPage.bars(
-                    [.init(name: classes[mistake.predicted], score: mistake.score, index: mistake.predicted)], empty: "")
+                    [
+                        .init(
+                            name: mistake.predicted, score: mistake.score, index: classes.firstIndex(of: mistake.predicted) ?? -1)
+                    ],
+                    empty: "")
             file.write(card(mistake.image, body: body, failed: false))
         }
         for (image, error) in evaluation.skipped {
@@ -48,8 +52,11 @@ enum EvaluationReport {
             "<tr><td>\(HTMLText.shown($0.name))</td><td>\(figure($0.precision))</td><td>\(figure($0.recall))</td>"
                 + "<td>\(figure($0.f1))</td><td>\($0.support)</td></tr>"
         }.joined()
-        let header = metrics.classes.map { "<th>\(HTMLText.shown($0))</th>" }.joined()
-        let rows = zip(metrics.classes, metrics.confusionMatrix).map { name, row in
+        let other = metrics.otherPredictions.contains { $0 > 0 }
+        let header = metrics.classes.map { "<th>\(HTMLText.shown($0))</th>" }.joined() + (other ? "<th>other</th>" : "")
+        let rows = metrics.classes.indices.map { index in
+            let name = metrics.classes[index]
+            let row = metrics.confusionMatrix[index] + (other ? [metrics.otherPredictions[index]] : [])
             let total = max(row.reduce(0, +), 1)
             let cells = row.map { count in
                 "<td style=\"background: rgba(47, 107, 220, \(String(format: "%.3f", 0.6 * Double(count) / Double(total))))\">\(count)</td>"

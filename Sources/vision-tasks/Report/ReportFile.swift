@@ -13,15 +13,42 @@ final class ReportFile {
     /// Whether a write failed.
     private(set) var failed = false
 
-    /// Creates the file, or empties it when it exists.
-    /// The corresponding C function is `open` (`O_WRONLY | O_CREAT | O_TRUNC`, mode 0644).
+    /// Creates the file; an existing file is replaced only when it is an earlier report (its
+    /// start names vision-tasks as the generator), so that a wrong path cannot destroy a photo
+    /// or any other file. A symbolic link is not followed.
+    /// The corresponding C function is `open` (`O_WRONLY | O_CREAT | O_NOFOLLOW`, mode 0644).
     /// - Throws: `TasksError` naming the file: `notFoundError` when its folder does not exist,
-    ///   `permissionDeniedError`, or `invalidArgumentError` with the system's reason.
+    ///   `permissionDeniedError`, `alreadyExistsError` for a file that is not a report (or a
+    ///   link), or `invalidArgumentError` with the system's reason.
     init(path: String) throws(TasksError) {
         self.path = path
-        descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Self.error(errno: errno, path: path) }
+        descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw TasksError(
+                    .alreadyExistsError, "The report path is a symbolic link; it was not followed (give the file's own path).",
+                    subject: .file(path))
+            }
+            throw Self.error(errno: errno, path: path)
+        }
+        var start = [UInt8](repeating: 0, count: 512)
+        let count = Glibc.read(descriptor, &start, start.count)
+        if count > 0, !String(decoding: start.prefix(count), as: UTF8.self).contains(Self.generator) {
+            close(descriptor)
+            throw TasksError(
+                .alreadyExistsError,
+                "The file exists and is not a vision-tasks report; it was not overwritten (give another path).",
+                subject: .file(path))
+        }
+        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Self.error(errno: code, path: path)
+        }
     }
+
+    /// The mark every report carries in its head (`ReportPage.start`).
+    static let generator = "<meta name=\"generator\" content=\"vision-tasks\">"
 
     deinit { close(descriptor) }
 
