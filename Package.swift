@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ImageLabeling", targets: ["ImageLabeling"]),
         .library(name: "VideoInput", targets: ["VideoInput"]),
         .library(name: "TFLiteMetadata", targets: ["TFLiteMetadata"]),
+        .library(name: "ImageClassifierTraining", targets: ["ImageClassifierTraining"]),
         .executable(name: "vision-tasks", targets: ["VisionTasksCLI"]),
     ],
     targets: [
@@ -63,6 +64,8 @@ let package = Package(
         .target(
             name: "ClassifierTraining",
             dependencies: ["ImageTasks", "TFLiteMetadata", "Training", "VisionTasks", "ModelDownloads", "TasksCommon"]),
+        // The public training API over it (Create ML's MLImageClassifier, Model Maker's create/evaluate/export).
+        .target(name: "ImageClassifierTraining", dependencies: ["ClassifierTraining", "ImageTasks", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
@@ -94,6 +97,7 @@ let package = Package(
             name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
+        .testTarget(name: "ImageClassifierTrainingTests", dependencies: ["ImageClassifierTraining", "TestSupport"]),
         .testTarget(
             name: "ClassifierTrainingTests",
             dependencies: [

@@ -32,10 +32,13 @@ package struct TrainingConfiguration: Sendable {
     /// The fit has converged when the gradient's norm is at most this times max(1, |(W, b)|)
     /// (liblbfgs's epsilon). 1e-6 gives the validation accuracy of 1e-8 on clothing-small in a third of the iterations.
     package var gradientTolerance = 1e-6
-    package var output: URL
+    /// Where `train` writes the model; nil to fit only (`fit`, then `ClassifierExport`).
+    package var output: URL?
     package var quantize = false
-    /// Train on each photo flipped and cropped too (`Augmentation`), seeded by `seed`.
+    /// Train on each photo flipped and cropped too (`Augmentation`), seeded by
+    /// `augmentationSeed`, else by `seed`.
     package var augment = false
+    package var augmentationSeed: UInt64?
     package var name: String
     package var version = "1"
     package var description: String
@@ -44,7 +47,7 @@ package struct TrainingConfiguration: Sendable {
     package var workers = 1
     package var threads = 1
 
-    package init(data: FileSystemPath, base: String, output: URL, name: String, description: String) {
+    package init(data: FileSystemPath, base: String, output: URL?, name: String, description: String) {
         self.data = data
         self.base = base
         self.output = output
@@ -110,6 +113,23 @@ package enum ClassifierTrainer {
         progress: (TrainingEvent) -> Void = { _ in }
     ) throws(TasksError) -> TrainingReport {
         let start = ContinuousClock.now
+        if let output = configuration.output { try checkOutput(output, configuration) }
+        var (trained, report) = try fit(configuration, loading: loading, progress: progress)
+        if let output = configuration.output {
+            try ClassifierExport.write(trained, to: output, quantize: configuration.quantize)
+            report.output = output.path
+        }
+        report.totalSeconds = seconds(since: start)
+        return report
+    }
+
+    /// `train` without the export: the features, the fit and its figures.
+    /// - Throws: as `train`, but nothing about the output.
+    package static func fit(
+        _ configuration: TrainingConfiguration, loading: ModelLoading = { make throws(TasksError) in try make() },
+        progress: (TrainingEvent) -> Void = { _ in }
+    ) throws(TasksError) -> (TrainedClassifier, TrainingReport) {
+        let start = ContinuousClock.now
         var report = TrainingReport()
         let folder = try LabeledImageFolder(configuration.data)
         guard folder.classes.count >= 2 else {
@@ -117,7 +137,6 @@ package enum ClassifierTrainer {
                 "The folder has one class ('\(folder.classes[0])'); a classifier needs at least two class folders.",
                 subject: .file(configuration.data.description))
         }
-        try checkOutput(configuration)
         let (training, validation, validationIgnored) = try examples(folder, configuration)
         report.classes = folder.classes
         report.ignored = (folder.ignored + validationIgnored).map(\.description)
@@ -137,7 +156,7 @@ package enum ClassifierTrainer {
             done += 1
             progress(.features(done: done, total: total, outcome: outcome))
         }
-        let augmentation = configuration.augment ? configuration.seed : nil
+        let augmentation = configuration.augment ? (configuration.augmentationSeed ?? configuration.seed) : nil
         let trainingFeatures = FeatureSet.extract(training, tasks: tasks.map { $0.augmenting(augmentation) }, each: each)
         let validationFeatures = FeatureSet.extract(validation, tasks: tasks, each: each)
         report.skipped = (trainingFeatures.skipped + validationFeatures.skipped).map {
@@ -183,16 +202,14 @@ package enum ClassifierTrainer {
         let trained = TrainedClassifier(
             extractor: extractor, head: head, classes: folder.classes, name: configuration.name, version: configuration.version,
             description: configuration.description)
-        try ClassifierExport.write(trained, to: configuration.output, quantize: configuration.quantize)
-        report.output = configuration.output.path
         report.totalSeconds = seconds(since: start)
-        return report
+        return (trained, report)
     }
 
     /// Refuses, before any work, an output folder inside the data (it would become a class) or
     /// whose parent folder does not exist.
-    private static func checkOutput(_ configuration: TrainingConfiguration) throws(TasksError) {
-        let output = configuration.output.standardizedFileURL.resolvingSymlinksInPath().path
+    private static func checkOutput(_ url: URL, _ configuration: TrainingConfiguration) throws(TasksError) {
+        let output = url.standardizedFileURL.resolvingSymlinksInPath().path
         var folders = [configuration.data]
         if case .folder(let validation) = configuration.validation { folders.append(validation) }
         for folder in folders {
@@ -200,13 +217,13 @@ package enum ClassifierTrainer {
             if output == data || output.hasPrefix(data + "/") {
                 throw .invalidArgument(
                     "The output folder is inside the photos' folder \(folder.description); it would be read as a class.",
-                    subject: .file(configuration.output.path))
+                    subject: .file(url.path))
             }
         }
         var isFolder: ObjCBool = false
-        let parent = configuration.output.deletingLastPathComponent().path
+        let parent = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .notFound("The output folder's parent folder does not exist.", subject: .file(configuration.output.path))
+            throw .notFound("The output folder's parent folder does not exist.", subject: .file(url.path))
         }
     }
 

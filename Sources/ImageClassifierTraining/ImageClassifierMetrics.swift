@@ -1,0 +1,51 @@
+import Foundation
+import ImageTasks
+
+/// How a classifier did on labelled photos, as scikit-learn computes it: accuracy, top-k
+/// accuracy, per-class precision, recall, F1 and support, and the confusion matrix.
+public struct ImageClassifierMetrics: Sendable, Equatable {
+    /// One class's figures.
+    public struct ClassMetrics: Sendable, Equatable {
+        public let name: String
+        /// Of the photos predicted as this class, the share that are (0 when none is).
+        public let precision: Double
+        /// Of the photos of this class, the share predicted as it (0 when it has none).
+        public let recall: Double
+        /// The harmonic mean of precision and recall (0 when both are).
+        public let f1: Double
+        /// The photos of this class.
+        public let support: Int
+    }
+
+    /// The class names, sorted.
+    public let classes: [String]
+    /// The photos measured (those that could be classified).
+    public let count: Int
+    /// The photos left out because they could not be read or classified.
+    public let skipped: Int
+    /// The share of photos whose first prediction is their class.
+    public let accuracy: Double
+    /// The k of `topKAccuracy`.
+    public let topK: Int
+    /// The share of photos whose class is among their first `topK` predictions.
+    public let topKAccuracy: Double
+    public let perClass: [ClassMetrics]
+    /// `confusionMatrix[true][predicted]`, in `classes` order.
+    public let confusionMatrix: [[Int]]
+    /// Per true class, the photos whose first prediction is another category of the model.
+    public let otherPredictions: [Int]
+
+    init(_ metrics: ClassificationMetrics, skipped: Int) {
+        classes = metrics.classes
+        count = metrics.count
+        self.skipped = skipped
+        accuracy = metrics.accuracy
+        topK = metrics.topK
+        topKAccuracy = metrics.topKAccuracy
+        perClass = metrics.perClass.map {
+            ClassMetrics(name: $0.name, precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support)
+        }
+        confusionMatrix = metrics.confusionMatrix
+        otherPredictions = metrics.otherPredictions
+    }
+}
