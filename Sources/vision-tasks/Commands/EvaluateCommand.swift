@@ -36,11 +36,15 @@ struct EvaluateCommand: ParsableCommand {
         default: 5, defaultDescription: "5", transform: ValueParser.integer("top-k", in: 1...1000))
     static let format = OutputFormat.option(
         allowing: [.table, .json, .csv], help: "table, json (one object) or csv (a record per class).")
+    static let report = Option<String?>(
+        name: "report", valueName: "FILE.html",
+        help: "Also write a self-contained HTML report to FILE.html: the figures, the confusion matrix, and a card "
+            + "(thumbnail, true class, prediction) per mistake and per skipped photo.")
 
     static let optionTable = [
         ClassifierOptionGroup.model.definition, topK.definition, ClassifierOptionGroup.threads.definition, format.definition,
-        ReportOption.report.definition, StandardOptions.verbose.definition, DecodingMode.option.definition,
-        BatchOptionGroup.jobs.definition, BatchOptionGroup.noProgress.definition,
+        report.definition, StandardOptions.verbose.definition, DecodingMode.option.definition,
+        BatchOptionGroup.folderJobs.definition, BatchOptionGroup.noProgress.definition,
     ]
 
     let model: String
@@ -61,10 +65,10 @@ struct EvaluateCommand: ParsableCommand {
         threads = try parsed.value(ClassifierOptionGroup.threads)
         threadsGiven = parsed.contains(ClassifierOptionGroup.threads.definition)
         format = try parsed.value(Self.format)
-        report = try parsed.value(ReportOption.report)
+        report = try parsed.value(Self.report)
         verbose = parsed.isSet(StandardOptions.verbose)
         decoding = try parsed.value(DecodingMode.option)
-        jobs = try parsed.value(BatchOptionGroup.jobs)
+        jobs = try parsed.value(BatchOptionGroup.folderJobs)
         progress = !parsed.isSet(BatchOptionGroup.noProgress)
         guard parsed.positionals.count == 1, let folder = parsed.positionals.first else {
             throw UsageError("give one FOLDER of class folders, got \(parsed.positionals.count) arguments")

@@ -110,7 +110,7 @@ struct TrainCommand: ParsableCommand {
         featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
         quantize.definition, augment.definition, name.definition, version.definition, cache.definition, noCache.definition,
         format.definition,
-        ClassifierOptionGroup.threads.definition, BatchOptionGroup.jobs.definition, BatchOptionGroup.noProgress.definition,
+        ClassifierOptionGroup.threads.definition, BatchOptionGroup.folderJobs.definition, BatchOptionGroup.noProgress.definition,
         StandardOptions.verbose.definition,
     ]
 
@@ -145,7 +145,7 @@ struct TrainCommand: ParsableCommand {
             settings.cacheRoot =
                 try parsed.value(Self.cache).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FeatureCache.defaultRoot()
         }
-        settings.workers = try parsed.value(BatchOptionGroup.jobs)
+        settings.workers = try parsed.value(BatchOptionGroup.folderJobs)
         settings.threads = try parsed.value(ClassifierOptionGroup.threads)
         self.settings = settings
         learningRateGiven = try parsed.value(Self.learningRate) != nil

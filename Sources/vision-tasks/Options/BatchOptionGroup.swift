@@ -16,6 +16,14 @@ struct BatchOptionGroup: ParsableArguments {
             + "image fast instead, use one worker and more threads.",
         default: cores, defaultDescription: "the number of cores, \(cores)",
         transform: ValueParser.integer("jobs", in: 1...256))
+    /// `--jobs` of the commands that run a model over a whole folder before printing anything
+    /// (train, evaluate).
+    static let folderJobs = Option<Int>(
+        name: "jobs", valueName: "N",
+        help: "Photos worked on at once, 1...256, each by a worker with a model of its own (at most one per photo). "
+            + "With several workers each runs one inference thread unless --threads says otherwise.",
+        default: cores, defaultDescription: "the number of cores, \(cores)",
+        transform: ValueParser.integer("jobs", in: 1...256))
     static let noProgress = Flag(
         name: "no-progress",
         help: "Never show the progress line (images done, rate, time left), which is shown on "

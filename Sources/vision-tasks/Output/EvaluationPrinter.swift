@@ -73,16 +73,16 @@ struct EvaluationPrinter {
         let other = metrics.otherPredictions.contains { $0 > 0 }
         lines += [
             "",
-            "confusion matrix (rows: true class; columns: predicted class, in the same order"
+            "confusion matrix (rows: true class; columns: predicted class by index, in the same order"
                 + (other ? ", then other categories of the model)" : ")"),
         ]
         var matrixRows: [[String]] = []
         for (index, name) in metrics.classes.enumerated() {
-            var row = ["\(index + 1) \(TableText.escaped(name))"] + metrics.confusionMatrix[index].map(String.init)
+            var row = ["\(index) \(TableText.escaped(name))"] + metrics.confusionMatrix[index].map(String.init)
             if other { row.append(String(metrics.otherPredictions[index])) }
             matrixRows.append(row)
         }
-        var header = ["true \\ predicted"] + metrics.classes.indices.map { String($0 + 1) }
+        var header = ["true \\ predicted"] + metrics.classes.indices.map { String($0) }
         if other { header.append("other") }
         lines += TableText.aligned(
             header: header, rows: matrixRows, indent: "  ", rightAligned: Set(1..<header.count))
