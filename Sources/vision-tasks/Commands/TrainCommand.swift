@@ -25,8 +25,9 @@ struct TrainCommand: ParsableCommand {
             model.tflite (the base with the head and TFLite metadata: MediaPipe's ImageClassifier
             and `classify` load it), model_quantized.tflite with --quantize (UINT8 scores, within
             1/256), automl/ (manifest.json, dict.txt, model.tflite: ML Kit's AutoML export, for
-            `label --manifest`) and remote/NAME.zip (that export as a bundle; publish the folder with
-            `vision-tasks models index DIR/remote`). Photos that cannot be read are skipped with a
+            `label --manifest`) and remote/ (NAME.zip, that export as a bundle, and index.json: serve
+            the folder with any static HTTP server, e.g. `python3 -m http.server -d DIR/remote`, as a
+            model source for `models download NAME --source URL`). Photos that cannot be read are skipped with a
             warning each and counted; files that are not photos are reported as ignored.
             The summary (stdout; json with --format json) gives the photos per class, the fit, the
             training and validation accuracy and the times.
@@ -171,6 +172,15 @@ struct TrainCommand: ParsableCommand {
             return 1
         }
         line.clear()
+        // The bundle's index entry, as `models index DIR/remote` writes it: the folder can be served at once.
+        if let output = settings.output {
+            do throws(TasksError) {
+                try ModelsIndexCommand.writeIndex(of: output.appendingPathComponent("remote"))
+            } catch {
+                StandardStreams.reportError(error)
+                return 1
+            }
+        }
         for path in report.ignored {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }

@@ -31,15 +31,30 @@ struct ModelsIndexCommand: ParsableCommand {
         self.folder = URL(fileURLWithPath: folder, isDirectory: true)
     }
 
+    /// Writes `folder`'s index (as `models index FOLDER`; `train` calls it for its `remote/`).
+    /// - Returns: the index written.
+    /// - Throws: `TasksError` as the command reports it.
+    @discardableResult
+    static func writeIndex(of folder: URL) throws(TasksError) -> ModelIndex {
+        let command = ModelsIndexCommand(folder: folder)
+        let index = try command.makeIndex()
+        let target = folder.appendingPathComponent(ModelIndex.fileName)
+        do {
+            try index.jsonData().write(to: target, options: .atomic)
+        } catch {
+            throw .internal("cannot write the index: \(error)", subject: .file(target.path))
+        }
+        return index
+    }
+
+    private init(folder: URL) {
+        self.folder = folder
+    }
+
     func run() throws(UsageError) -> Int32 {
         do throws(TasksError) {
-            let index = try makeIndex()
+            let index = try Self.writeIndex(of: folder)
             let target = folder.appendingPathComponent(ModelIndex.fileName)
-            do {
-                try index.jsonData().write(to: target, options: .atomic)
-            } catch {
-                throw .internal("cannot write the index: \(error)", subject: .file(target.path))
-            }
             for (name, entry) in index.models.sorted(by: { $0.key < $1.key }) {
                 print("\(name)\tversion \(entry.version)\t\(entry.kind.rawValue)\t\(entry.size) bytes\t\(entry.sha256)")
             }
