@@ -47,7 +47,8 @@ struct TrainCommandTests {
         let metrics = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
         #expect(metrics["accuracy"] as? Double == report["validationAccuracy"] as? Double, "\(evaluate.stdout)")
         let index = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/remote/index.json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/remote/index.json")))
+                as? [String: Any])
         let entry = try #require((index["models"] as? [String: Any])?["model"] as? [String: Any], "\(index)")
         #expect(entry["file"] as? String == "model.zip" && entry["kind"] as? String == "automl-zip", "\(entry)")
         let label = try await VisionTasksTool.run([
