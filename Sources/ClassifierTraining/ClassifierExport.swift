@@ -83,8 +83,9 @@ package enum ClassifierExport {
 
     /// Writes `files` into a new sibling of `folder`, then renames it to `folder`.
     private static func writeAtomically(_ files: [(path: String, contents: Data)], to folder: URL) throws(TasksError) {
-        let staging = folder.deletingLastPathComponent().appendingPathComponent(
-            ".\(folder.lastPathComponent).partial-\(UUID().uuidString)")
+        let prefix = ".\(folder.lastPathComponent).partial-"
+        removeStaleStaging(beside: folder, prefix: prefix)
+        let staging = folder.deletingLastPathComponent().appendingPathComponent(prefix + UUID().uuidString)
         do {
             for file in files {
                 let url = staging.appendingPathComponent(file.path)
@@ -95,6 +96,18 @@ package enum ClassifierExport {
         } catch {
             try? FileManager.default.removeItem(at: staging)
             throw .internal("The model could not be written: \(error.localizedDescription)", subject: .file(folder.path))
+        }
+    }
+
+    /// Removes what an interrupted run left beside `folder`: its staging folders (`prefix` and a
+    /// UUID) untouched for ten minutes (a live run writes its own in seconds).
+    private static func removeStaleStaging(beside folder: URL, prefix: String) {
+        let parent = folder.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            let url = parent.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+            if let modified, modified.timeIntervalSinceNow < -600 { try? FileManager.default.removeItem(at: url) }
         }
     }
 }

@@ -69,6 +69,9 @@ package struct TrainingReport: Codable, Sendable {
     /// The rows the head was fitted on: one per training photo, four with `augment`.
     package var trainingRows = 0
     package var validationCount = 0
+    /// Validation photos that are training photos too (the same file, under any name): their
+    /// accuracy flatters the model.
+    package var sharedValidationPhotos = 0
     package var skipped: [Skipped] = []
     package var ignored: [String] = []
     package var featureCount = 0
@@ -139,6 +142,7 @@ package enum ClassifierTrainer {
         }
         let (training, validation, validationIgnored) = try examples(folder, configuration)
         report.classes = folder.classes
+        report.sharedValidationPhotos = sharedPhotos(training, validation)
         report.ignored = (folder.ignored + validationIgnored).map(\.description)
         let extractor = try FeatureExtractor(base: configuration.base, featureTensor: configuration.featureTensor)
         let cache = configuration.cacheRoot.map {
@@ -246,6 +250,18 @@ package enum ClassifierTrainer {
             }
             return (folder.examples, other.examples, other.ignored)
         }
+    }
+
+    /// How many validation photos are training files too (the same file after symbolic links
+    /// and `..` are resolved; copies are not detected).
+    private static func sharedPhotos(_ training: [LabeledImageFolder.Example], _ validation: [LabeledImageFolder.Example]) -> Int
+    {
+        guard !validation.isEmpty else { return 0 }
+        func canonical(_ example: LabeledImageFolder.Example) -> String {
+            URL(fileURLWithPath: example.input.path.description).resolvingSymlinksInPath().path
+        }
+        let trained = Set(training.map(canonical))
+        return validation.map(canonical).filter(trained.contains).count
     }
 
     private static func accuracy(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Double {

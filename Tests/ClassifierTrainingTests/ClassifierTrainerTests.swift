@@ -178,4 +178,20 @@ struct ClassifierTrainerTests {
             try ClassifierTrainer.train(configuration)
         }
     }
+
+    /// Validation photos that are training files (here: the same folder) are counted, and an
+    /// interrupted run's old staging folder beside the output is removed (a recent one is kept:
+    /// it may be another run's).
+    @Test func sharedValidationPhotosAndStaleStaging() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 3)
+        let old = subset.url(".out.partial-1"), recent = subset.url(".out.partial-2")
+        for folder in [old, recent] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
+        var configuration = subset.configuration()
+        configuration.validation = .folder(subset.data)
+        let report = try ClassifierTrainer.train(configuration)
+        #expect(report.sharedValidationPhotos == 6 && report.validationCount == 6)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+    }
 }

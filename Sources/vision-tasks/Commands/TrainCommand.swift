@@ -184,6 +184,11 @@ struct TrainCommand: ParsableCommand {
         for path in report.ignored {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
+        if report.sharedValidationPhotos > 0 {
+            StandardStreams.warn(
+                "warning: \(report.sharedValidationPhotos) validation photos are training photos too; "
+                    + "the validation accuracy flatters the model")
+        }
         if !report.converged {
             StandardStreams.warn(
                 "warning: the fit did not converge (\(report.stopReason); gradient norm \(String(format: "%.3g", report.gradientNorm))): "
