@@ -13,11 +13,12 @@ RUN ./scripts/bootstrap \
 FROM debian:12-slim
 # The runtime libraries of the -dev packages scripts/bootstrap installs (libssl3: libcrypto for model
 # downloads; libcurl4 and libxml2 for the statically linked FoundationNetworking and FoundationXML),
-# and LiteRT from the build stage.
+# liblbfgs0 and libopenblas0 for `train`, and LiteRT from the build stage.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libjpeg62-turbo libpng16-16 libwebp7 libwebpmux3 libzip4 libmicrohttpd12 \
       libavformat59 libavcodec59 libavutil57 libswscale6 libavdevice59 libssl3 libcurl4 libxml2 ca-certificates \
+      liblbfgs0 libopenblas0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/lib/libLiteRt.so /usr/local/lib/
 COPY --from=build /out/vision-tasks /usr/local/bin/
