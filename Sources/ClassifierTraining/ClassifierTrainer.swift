@@ -252,16 +252,14 @@ package enum ClassifierTrainer {
         }
     }
 
-    /// How many validation photos are training files too (the same file after symbolic links
-    /// and `..` are resolved; copies are not detected).
-    private static func sharedPhotos(_ training: [LabeledImageFolder.Example], _ validation: [LabeledImageFolder.Example]) -> Int
-    {
+    /// How many validation photos are training files too (`FileIdentity`: links and other
+    /// names of one file; copies are not detected).
+    private static func sharedPhotos(
+        _ training: [LabeledImageFolder.Example], _ validation: [LabeledImageFolder.Example]
+    ) -> Int {
         guard !validation.isEmpty else { return 0 }
-        func canonical(_ example: LabeledImageFolder.Example) -> String {
-            URL(fileURLWithPath: example.input.path.description).resolvingSymlinksInPath().path
-        }
-        let trained = Set(training.map(canonical))
-        return validation.map(canonical).filter(trained.contains).count
+        let trained = Set(training.compactMap { FileIdentity($0.input.path) })
+        return validation.compactMap { FileIdentity($0.input.path) }.filter(trained.contains).count
     }
 
     private static func accuracy(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Double {

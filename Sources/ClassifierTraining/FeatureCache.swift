@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ModelDownloads
 import TasksCommon
 
 /// Features already computed, by base (`FeatureExtractor.identity`) and photo content
@@ -26,10 +27,7 @@ package struct FeatureCache: Sendable {
     /// The default root: `$XDG_CACHE_HOME/swift-vision-tasks/features`, else
     /// `$HOME/.cache/swift-vision-tasks/features`.
     package static func defaultRoot(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true).appendingPathComponent(".cache")
-        return base.appendingPathComponent("swift-vision-tasks/features", isDirectory: true)
+        DownloadSettings.packageCacheDirectory(environment).appendingPathComponent("features", isDirectory: true)
     }
 
     /// The features of the photo whose content has `digest`, or nil.

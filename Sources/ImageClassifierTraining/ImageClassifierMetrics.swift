@@ -6,6 +6,7 @@ import ImageTasks
 public struct ImageClassifierMetrics: Sendable, Equatable {
     /// One class's figures.
     public struct ClassMetrics: Sendable, Equatable {
+        /// The class's name (its folder's).
         public let name: String
         /// Of the photos predicted as this class, the share that are (0 when none is).
         public let precision: Double
@@ -29,6 +30,7 @@ public struct ImageClassifierMetrics: Sendable, Equatable {
     public let topK: Int
     /// The share of photos whose class is among their first `topK` predictions.
     public let topKAccuracy: Double
+    /// Each class's figures, in `classes` order.
     public let perClass: [ClassMetrics]
     /// `confusionMatrix[true][predicted]`, in `classes` order.
     public let confusionMatrix: [[Int]]

@@ -42,11 +42,17 @@ package struct DownloadSettings: Sendable {
         if let explicit = environment[cacheVariable], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
+        return packageCacheDirectory(environment).appendingPathComponent("models", isDirectory: true)
+    }
+
+    /// The package's cache folder: `$XDG_CACHE_HOME/swift-vision-tasks`, else
+    /// `$HOME/.cache/swift-vision-tasks` (models below it in `models/`, training features in `features/`).
+    package static func packageCacheDirectory(_ environment: [String: String]) -> URL {
         // The XDG Base Directory spec ignores a relative XDG_CACHE_HOME.
         let base =
             absoluteDirectory(environment["XDG_CACHE_HOME"])
             ?? homeDirectory(environment).appendingPathComponent(".cache", isDirectory: true)
-        return base.appendingPathComponent("swift-vision-tasks/models", isDirectory: true)
+        return base.appendingPathComponent("swift-vision-tasks", isDirectory: true)
     }
 
     /// `$HOME` as shells, XDG and the scripts read it; the account's home directory only when

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import TasksCommon
 import VisionTasks
 
@@ -13,6 +12,8 @@ package struct SimilaritySearch {
     package private(set) var embeddings: [String: Embedding] = [:]
     /// Why each image that could not be embedded or compared failed, by path text.
     package private(set) var failures: [String: TasksError] = [:]
+    /// Each embedded image's file identity, by path text: read once, not once per query.
+    private var identities: [String: FileIdentity] = [:]
 
     package init(dimension: Int) {
         self.dimension = dimension
@@ -59,6 +60,7 @@ package struct SimilaritySearch {
             return
         }
         embeddings[image] = embedding
+        if identities[image] == nil { identities[image] = FileIdentity(FileSystemPath(image)) }
     }
 
     /// The `top` candidates (all when nil) most similar to `query`, most similar first, among
@@ -74,27 +76,12 @@ package struct SimilaritySearch {
                 failures[query.description] ?? .invalidArgument("The query was not embedded.", subject: .file(query.description)))
         }
         var seen: Set<FileIdentity> = []
-        if let own = FileIdentity(query) { seen.insert(own) }
+        if let own = identities[query.description] ?? FileIdentity(query) { seen.insert(own) }
         let others = candidates.compactMap { input -> (image: String, embedding: Embedding)? in
             guard let candidate = embeddings[input.path.description] else { return nil }
-            if let identity = FileIdentity(input.path), !seen.insert(identity).inserted { return nil }
+            if let identity = identities[input.path.description], !seen.insert(identity).inserted { return nil }
             return (input.path.description, candidate)
         }
         return Result { () throws(TasksError) in try SimilarityRanking.rank(query: embedding, candidates: others, top: top) }
-    }
-}
-
-/// What makes two names one file: its device and inode (`stat`), the same through symbolic
-/// links, `..`, `./` and hard links.
-private struct FileIdentity: Hashable {
-    let device: UInt
-    let inode: UInt
-
-    /// The file's identity, or nil when it cannot be read (then it is compared by name only).
-    init?(_ path: FileSystemPath) {
-        var status = stat()
-        guard path.withCString({ stat($0, &status) }) == 0 else { return nil }
-        device = UInt(status.st_dev)
-        inode = UInt(status.st_ino)
     }
 }
