@@ -81,14 +81,20 @@ struct ImageInputSpec: Sendable {
         }
     }
 
+    /// How to give a model the normalization it lacks, after MediaPipe's message.
+    package static let addNormalizationHint =
+        "Add it with `vision-tasks metadata write MODEL --mean M --std S --output OUT`, using the values "
+        + "the model was trained with (127.5 and 127.5 for inputs in [-1, 1])."
+
     /// The checked means and standard deviations: 1 value each or 3 (red, green, blue).
     private static func normalization(
         _ options: NormalizationOptions?, tensor: TensorDescription
     ) throws(TasksError) -> (mean: [Float], std: [Float]) {
         guard let options else {
+            // MediaPipe's words, then how to fix the model with this package's tool.
             throw .notFound(
                 "Input tensor has type \(tensor.elementType.description.lowercased()): it requires specifying "
-                    + "NormalizationOptions metadata to preprocess input images.")
+                    + "NormalizationOptions metadata to preprocess input images. " + addNormalizationHint)
         }
         let (mean, std) = (options.mean, options.std)
         guard mean.count == std.count else {

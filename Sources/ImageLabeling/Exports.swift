@@ -1,3 +1,7 @@
+// Foundation, as `import MLKit` brings it on iOS: the guides' code uses its types (NSNumber,
+// URL, Data) under this one import.
+@_exported import Foundation
+
 // What `import ImageLabeling` brings besides this module: the error type and the image value
 // types users name (ML Kit gets these from UIKit/CoreMedia).
 @_exported import TasksCommon

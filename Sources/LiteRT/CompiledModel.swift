@@ -38,9 +38,12 @@ package final class CompiledModel {
         let options = try CompiledModel.cpuOptions(threadCount: threadCount)
         defer { LiteRtDestroyOptions(options) }
         var compiled: LiteRtCompiledModel?
-        try check(
-            LiteRtCreateCompiledModel(model.environment.handle, model.handle, options, &compiled),
-            "LiteRtCreateCompiledModel")
+        // Compiling creates the XNNPACK delegate, which announces itself on stderr.
+        try LogFilter.filtering { () throws(TasksError) in
+            try check(
+                LiteRtCreateCompiledModel(model.environment.handle, model.handle, options, &compiled),
+                "LiteRtCreateCompiledModel")
+        }
         guard let compiled else { throw .internal("LiteRtCreateCompiledModel returned no compiled model") }
         do {
             inputBuffers = try CompiledModel.buffers(for: compiled, model: model, input: true)

@@ -29,7 +29,9 @@ package struct TFLiteModelFile: Sendable {
     /// - Throws: `TasksError`:
     ///   - `invalidArgumentError` "The model is not a valid TFLite model: <field>: <why>" when
     ///     the FlatBuffer is truncated or an offset points outside it (MediaPipe says "The
-    ///     model is not a valid FlatBuffer buffer." there);
+    ///     model is not a valid FlatBuffer buffer." there), or "The file is not a TFLite model:
+    ///     its file identifier (bytes 4-7) is <hex>, not "TFL3". It looks like <format>." when
+    ///     such a file does not have the identifier either (a photo, a zip given as a model);
     ///   - `invalidArgumentError` "Metadata refers to an out-of-range buffer index." and
     ///     "Metadata buffer has no data." (MediaPipe's texts, with the values);
     ///   - the errors of `ModelMetadata.init(bytes:)` (schema identifier, parser version,
@@ -40,14 +42,19 @@ package struct TFLiteModelFile: Sendable {
     ///     zip is valid: asking for a file then throws `notFoundError`.
     package init(bytes: Data) throws(TasksError) {
         let metadataBytes: Data?
-        (subgraphCount, metadataBytes) = try decodingFlatBuffer(
-            invalid: "The model is not a valid TFLite model", subject: "the model"
-        ) {
-            let model = try FlatBuffer(bytes).rootTable("Model")
-            // Open every subgraph table so that a corrupt subgraph list is reported here.
-            let subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
-            try Self.checkBuffers(of: model, in: bytes)
-            return (subgraphCount, try Self.metadataBuffer(of: model, in: bytes))
+        do {
+            (subgraphCount, metadataBytes) = try decodingFlatBuffer(
+                invalid: "The model is not a valid TFLite model", subject: "the model"
+            ) {
+                let model = try FlatBuffer(bytes).rootTable("Model")
+                // Open every subgraph table so that a corrupt subgraph list is reported here.
+                let subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
+                try Self.checkBuffers(of: model, in: bytes)
+                return (subgraphCount, try Self.metadataBuffer(of: model, in: bytes))
+            }
+        } catch {
+            // The identifier is optional in a model, so it is only consulted once parsing failed.
+            throw FileIdentifier.notAModelReason(bytes).map { .invalidArgument($0) } ?? error
         }
 
         metadata = try metadataBytes.map { (bytes) throws(TasksError) in try ModelMetadata(bytes: bytes) }

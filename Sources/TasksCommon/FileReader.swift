@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// What a file is read as: the noun messages use and the largest size accepted.
-package struct FileKind: Sendable {
+package struct FileKind: Sendable, Equatable {
     /// How messages call the file ("image file", "model file").
     package let noun: String
     /// The largest file accepted, in bytes; larger ones are refused before reading.
@@ -113,7 +113,12 @@ package enum FileReader {
         let subject = TasksError.Subject.file(path.description)
         switch code {
         case ENOENT, ENOTDIR:
-            return .notFound("The \(kind.noun) was not found (no such file or folder).", subject: subject)
+            // MediaPipe's words for a model it cannot open (its ExternalFileHandler, every binding).
+            let reason =
+                kind == .model
+                ? "\(TasksError.unableToOpenFile)\(path): the model file was not found (no such file or folder)."
+                : "The \(kind.noun) was not found (no such file or folder)."
+            return .notFound(reason, subject: subject)
         case EACCES, EPERM:
             return TasksError(.permissionDeniedError, "Permission denied: the \(kind.noun) may not be read.", subject: subject)
         default:

@@ -6,7 +6,8 @@ import Foundation
 /// Mirrors the `NSError`s of MediaPipe Tasks iOS: bridged to `NSError` it has the domain
 /// `"com.google.mediapipe.tasks"`, the code's raw value, and the localized description
 /// `"<STATUS_NAME>: <message>"` (for example `"INVALID_ARGUMENT: Invalid \`max_results\`
-/// option: value must be != 0."`). On Linux a `catch let error as NSError` pattern does not
+/// option: value must be != 0."`), or the message alone for the checks MediaPipe iOS makes in
+/// its Objective-C layer (see `Layer`). On Linux a `catch let error as NSError` pattern does not
 /// match Swift errors (Foundation there does not bridge implicitly); write
 /// `catch { let error = error as NSError ... }` instead, which works on every platform.
 ///
@@ -24,31 +25,59 @@ public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The failure itself, without the subject or the status name: MediaPipe's message where
     /// this mirrors one.
     public let reason: String
+    /// Where MediaPipe raises this error, which decides whether its description carries the
+    /// status name.
+    public let layer: Layer
+
+    /// Where MediaPipe Tasks iOS raises an error. Errors of its C++ core reach Swift through
+    /// an absl status and read `"<STATUS_NAME>: <message>"`; the checks its Objective-C layer
+    /// makes itself (a live-stream delegate that must or must not be set, a method that does
+    /// not fit the running mode) read as the message alone. Both have the same domain and code.
+    public enum Layer: Sendable, Hashable {
+        /// MediaPipe's C++ core (and everything this package adds): the description starts
+        /// with the status name.
+        case core
+        /// MediaPipe iOS's own checks: the description is the message alone.
+        case platformAPI
+    }
 
     /// The subject, then the reason: `"<subject>: <reason>"`, or the reason alone. This is
     /// what the description and `NSError.localizedDescription` show after the status name.
-    /// Option subjects are not repeated: the reasons name their options in MediaPipe's words.
+    /// Option subjects are not repeated: the reasons name their options in MediaPipe's words;
+    /// nor is the file of MediaPipe's "Unable to open file at PATH", which names it.
     public var message: String {
-        guard let subject, subject.kind != .option else { return reason }
+        guard let subject, subject.kind != .option, !reason.hasPrefix(Self.unableToOpenFile + subject.name) else {
+            return reason
+        }
         return "\(subject): \(reason)"
     }
 
-    /// Creates an error with a code, a reason (without the status-name prefix) and the subject
-    /// at fault, if any.
-    public init(_ code: TasksErrorCode, _ reason: String, subject: Subject? = nil) {
+    /// The start of MediaPipe's message for a model file it cannot open, which the path follows.
+    package static let unableToOpenFile = "Unable to open file at "
+
+    /// Creates an error with a code, a reason (without the status-name prefix), the subject
+    /// at fault, if any, and the layer of MediaPipe that raises it.
+    public init(_ code: TasksErrorCode, _ reason: String, subject: Subject? = nil, layer: Layer = .core) {
         self.code = code
         self.reason = reason
         self.subject = subject
+        self.layer = layer
     }
 
     /// This error with `subject` as its subject when it has none yet (a nested step named a
     /// more precise one, which is kept).
     public func naming(_ subject: Subject) -> TasksError {
-        self.subject == nil ? TasksError(code, reason, subject: subject) : self
+        self.subject == nil ? TasksError(code, reason, subject: subject, layer: layer) : self
     }
 
-    /// `"<STATUS_NAME>: <message>"`, as MediaPipe's `localizedDescription`.
-    public var description: String { "\(code.statusName): \(message)" }
+    /// MediaPipe's `localizedDescription`: `"<STATUS_NAME>: <message>"` for an error of its
+    /// core, the message alone for one of its iOS layer (`Layer`).
+    public var description: String {
+        switch layer {
+        case .core: "\(code.statusName): \(message)"
+        case .platformAPI: message
+        }
+    }
 
     /// Shorthand for an `invalidArgumentError`.
     public static func invalidArgument(_ reason: String, subject: Subject? = nil) -> TasksError {
@@ -77,7 +106,7 @@ extension TasksError: CustomNSError, LocalizedError {
     public static var errorDomain: String { domain }
     /// The code's raw value (the absl status code), the bridged `NSError.code`.
     public var errorCode: Int { code.rawValue }
-    /// `"<STATUS_NAME>: <message>"`, as MediaPipe's `localizedDescription`.
+    /// `description`, as MediaPipe's `localizedDescription`.
     public var errorDescription: String? { description }
     /// Carries the description for `NSError.localizedDescription`, which on Linux does not consult `LocalizedError`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }

@@ -1,3 +1,7 @@
+// Foundation, as `import MediaPipeTasksVision` brings it on iOS: the guides' code uses its types (NSNumber,
+// URL, Data) under this one import.
+@_exported import Foundation
+
 // What `import VisionTasks` brings besides this module: the error type shared by all tasks,
 // the result types the pipeline makes, and the image value types users name (MediaPipe iOS
 // gets these from UIKit/CoreVideo).

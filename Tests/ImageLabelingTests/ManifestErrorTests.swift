@@ -73,6 +73,7 @@ struct ManifestErrorTests {
             name: "not an image classifier", model: "mobilenet_v1_0.25_224_1_default_1.tflite", code: .notFoundError,
             message:
                 "<export>/model.tflite: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
+                + addNormalizationHint
         ),
     ]
 

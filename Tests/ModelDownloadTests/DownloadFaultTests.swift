@@ -24,7 +24,7 @@ enum DownloadFault: String, CaseIterable, Sendable {
         case .absoluteEntry: (.invalidArgumentError, #"step unpack: the bundle has an entry named "/tmp/evil.txt""#)
         case .symlinkEntry: (.invalidArgumentError, #"step unpack: the bundle's entry "dict.txt" is a symbolic link"#)
         case .zipBomb: (.resourceExhaustedError, "step unpack: the bundle unpacks to more than 8388608 bytes")
-        case .corruptModel: (.invalidArgumentError, "step load: bundle's model.tflite: The model is not a valid TFLite model")
+        case .corruptModel: (.invalidArgumentError, "step load: bundle's model.tflite: The file is not a TFLite model")
         case .indexNotJSON: (.invalidArgumentError, "step index: ")
         }
     }

@@ -2,8 +2,7 @@
 // local server by GuideSnippetTests, and type-checked without any diagnostic by
 // scripts/check-porting-diagnostics (scripts/porting-diagnostics/guide-remote-models.swift links here).
 // expect: no diagnostics
-import Foundation  // ML Kit: UIKit brings Foundation
-import ImageLabeling  // ML Kit: import MLKit
+import ImageLabeling  // ML Kit: import MLKit (both bring Foundation)
 import Synchronization  // ours: GuideLog
 
 /// The remote-model snippets of ML Kit's guide "Label images with an AutoML-trained model on

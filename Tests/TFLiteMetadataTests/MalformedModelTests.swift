@@ -7,19 +7,41 @@ import Testing
 /// Malformed inputs must throw a `TasksError`, never trap or hang.
 @Suite struct MalformedModelTests {
     @Test(
-        "tiny or garbage buffers",
+        "tiny or garbage buffers with the TFL3 identifier",
         arguments: [
-            ("empty", [UInt8]()),
-            ("3 bytes", [0x1C, 0x00, 0x00]),
-            ("7 bytes", [0x08, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C]),
             ("root offset past the end", [0xFF, 0xFF, 0xFF, 0x7F, 0x54, 0x46, 0x4C, 0x33]),
             ("root offset 0", [0x00, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C, 0x33]),
-            ("vtable before the buffer", [0x08, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0, 0]),
-            ("vtable of odd size", [0x08, 0, 0, 0, 0x05, 0x00, 0x04, 0x00, 0x04, 0, 0, 0]),
-            ("all 0xFF", [UInt8](repeating: 0xFF, count: 64)),
+            ("vtable before the buffer", [0x08, 0, 0, 0, 0x54, 0x46, 0x4C, 0x33, 0x00, 0x01, 0, 0]),
+            ("vtable of odd size", [0x08, 0, 0, 0, 0x54, 0x46, 0x4C, 0x33, 0x05, 0x00, 0x04, 0x00, 0x04, 0, 0, 0]),
         ])
     func invalidModel(name: String, bytes: [UInt8]) {
         expectTasksError(.invalidArgumentError, message: "The model is not a valid TFLite model: ", prefix: true) {
+            _ = try TFLiteModelFile(bytes: Data(bytes))
+        }
+    }
+
+    /// What is not a model at all is named by its identifier, and by its format when known.
+    @Test(
+        "files that are not models",
+        arguments: [
+            ("empty", [UInt8](), "none (the file has 0 bytes)", ""),
+            ("3 bytes", [0x1C, 0x00, 0x00], "none (the file has 3 bytes)", ""),
+            ("7 bytes", [0x08, 0x00, 0x00, 0x00, 0x54, 0x46, 0x4C], "54 46 4c", ""),
+            ("all 0xFF", [UInt8](repeating: 0xFF, count: 64), "ff ff ff ff", ""),
+            (
+                "JPEG", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46], "00 10 4a 46",
+                " It looks like a JPEG image."
+            ),
+            (
+                "zip", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00], "14 00 00 00",
+                " It looks like a zip archive (an AutoML export or a MediaPipe .task bundle: give its model.tflite)."
+            ),
+        ])
+    func notAModel(name: String, bytes: [UInt8], identifier: String, guess: String) {
+        expectTasksError(
+            .invalidArgumentError,
+            message: "The file is not a TFLite model: its file identifier (bytes 4-7) is \(identifier), not \"TFL3\".\(guess)"
+        ) {
             _ = try TFLiteModelFile(bytes: Data(bytes))
         }
     }
@@ -77,7 +99,9 @@ struct DamagedModelTests {
                 _ = try TFLiteModelFile(bytes: bytes.prefix(length))
             }
             #expect(error?.code == .invalidArgumentError)
-            #expect(error?.message.hasPrefix("The model is not a valid TFLite model: ") == true, "\(error?.message ?? "")")
+            // Cut before its identifier is whole, the file is no longer recognizably a model.
+            let expected = length < 8 ? "The file is not a TFLite model: " : "The model is not a valid TFLite model: "
+            #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
         }
         // Cutting the zip leaves a valid model whose files are missing. Cutting the FlatBuffer's
         // last byte does too: it belongs to a table this reader does not read (an operator

@@ -237,7 +237,10 @@ import Testing
         ) {
             try ModelMetadataWriter.write(model: Data(ReshapeModel.bytes(outputShapes: [[1, 24], [1, 24]])), metadata: .init())
         }
-        expectTasksError(.invalidArgumentError, containing: "The model is not a valid TFLite model") {
+        expectTasksError(
+            .invalidArgumentError,
+            containing: "The file is not a TFLite model: its file identifier (bytes 4-7) is 07 07 07 07, not \"TFL3\"."
+        ) {
             try ModelMetadataWriter.write(model: Data(repeating: 7, count: 64), metadata: .init())
         }
     }

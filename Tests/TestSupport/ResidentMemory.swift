@@ -50,11 +50,10 @@ public enum ResidentMemory {
 
     /// Runs `measurement` in a process where no other test runs, and returns its result.
     ///
-    /// Here, starts this test binary again with `--filter filter` (a pattern that must select
-    /// only the calling test) and `environmentVariable` naming a file, and returns what the
-    /// child wrote there. In the child, runs `measurement`, prints its result (the figures show
-    /// in the child's output), writes it to the file and returns it, so the calling test goes on
-    /// to check it in both processes.
+    /// Here, starts this test binary again (`IsolatedTestRun`) with `environmentVariable`
+    /// naming a file, and returns what the child wrote there. In the child, runs `measurement`,
+    /// prints its result (the figures show in the child's output), writes it to the file and
+    /// returns it, so the calling test goes on to check it in both processes.
     public static func measuredAlone<T: Codable & Sendable>(
         filter: String, sourceLocation: SourceLocation = #_sourceLocation, _ measurement: () throws -> T
     ) async throws -> T {
@@ -67,29 +66,10 @@ public enum ResidentMemory {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("measurement.json")
-        let outputURL = folder.appendingPathComponent("output")
-        try Data().write(to: outputURL)
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        process.environment = ProcessInfo.processInfo.environment.merging([environmentVariable: report.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if await !Waiting.wait(for: exited, safetyNet: 600) {
-            process.terminate()
-            _ = await Waiting.wait(for: exited, safetyNet: 10)
-        }
-        let printed = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
+        let child = try await IsolatedTestRun.run(filter: filter, environment: [environmentVariable: report.path])
         let data = try #require(
             try? Data(contentsOf: report),
-            "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\(printed.suffix(8000))",
+            "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\(child.printed.suffix(8000))",
             sourceLocation: sourceLocation)
         return try JSONDecoder().decode(T.self, from: data)
     }

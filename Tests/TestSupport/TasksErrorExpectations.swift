@@ -74,3 +74,9 @@ public func expectIncreasing(_ timestamps: [Int], sourceLocation: SourceLocation
         return
     }
 }
+
+/// What follows MediaPipe's message for a model without the normalization it needs: how to add
+/// it with this package's tool.
+public let addNormalizationHint =
+    " Add it with `vision-tasks metadata write MODEL --mean M --std S --output OUT`, using the values "
+    + "the model was trained with (127.5 and 127.5 for inputs in [-1, 1])."

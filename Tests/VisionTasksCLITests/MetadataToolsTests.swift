@@ -13,7 +13,7 @@ struct MetadataToolsTests {
         let refusal =
             "refused: Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
         #expect(run.stdoutLines.contains("  MediaPipe ImageClassifier: \(refusal)"), "\(run)")
-        #expect(run.stdoutLines.contains("  vision-tasks: \(refusal)"), "\(run)")
+        #expect(run.stdoutLines.contains("  vision-tasks: \(refusal)\(addNormalizationHint)"), "\(run)")
         #expect(run.stdoutLines.contains("  metadata: none"), "\(run)")
         #expect(run.stdoutLines.contains("  head 0: 1001 categories; no labels"), "\(run)")
     }
@@ -194,7 +194,8 @@ struct MetadataToolsTests {
         let missing = try await VisionTasksTool.run(["inspect", "/nonexistent/m.tflite"])
         #expect(
             missing.status == 1
-                && missing.diagnostics.first?.contains("NOT_FOUND: /nonexistent/m.tflite: The model file was not found") == true,
+                && missing.diagnostics.first?.contains(
+                    "NOT_FOUND: Unable to open file at /nonexistent/m.tflite: the model file was not found") == true,
             "\(missing)")
     }
 }

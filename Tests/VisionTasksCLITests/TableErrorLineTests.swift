@@ -21,7 +21,8 @@ struct TableErrorLineTests {
         #expect(run.status == 1, "\(run)")
         #expect(
             run.diagnostics == [
-                "error: NOT_FOUND: /nonexistent/model.tflite: The model file was not found (no such file or folder)."
+                "error: NOT_FOUND: Unable to open file at /nonexistent/model.tflite: the model file was not found "
+                    + "(no such file or folder)."
             ],
             "\(run)")
     }

@@ -64,7 +64,8 @@ struct ClassifierErrorTests {
             name: "float model without normalization", model: "mobilenet_v1_0.25_224_1_default_1.tflite", change: .none,
             code: .notFoundError,
             message:
-                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."),
+                "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
+                + addNormalizationHint),
         Case(
             name: "GPU delegate", change: .gpu, code: .invalidArgumentError,
             message: "The GPU delegate is not available on Linux; use Delegate.CPU."),

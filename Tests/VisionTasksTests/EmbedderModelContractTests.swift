@@ -31,6 +31,7 @@ struct EmbedderModelContractTests {
         #expect(
             error?.reason
                 == "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
+                + addNormalizationHint
         )
         #expect(error?.subject == .file(model))
     }

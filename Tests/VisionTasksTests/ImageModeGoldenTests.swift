@@ -97,7 +97,7 @@ struct ImageModeGoldenTests {
         for (model, message) in reference.errors {
             let error = #expect(throws: TasksError.self) { try fullClassifier(model) }
             #expect(error?.code == .notFoundError)
-            #expect(error?.reason == message)
+            #expect(error?.reason == message + addNormalizationHint)
             #expect(error?.subject == .file(TestData.model(model).path))
         }
     }

@@ -80,6 +80,7 @@ struct Int8ModelTests {
         #expect(error?.code == .notFoundError)
         #expect(
             error?.message
-                == "Input tensor has type int8: it requires specifying NormalizationOptions metadata to preprocess input images.")
+                == "Input tensor has type int8: it requires specifying NormalizationOptions metadata to preprocess input images."
+                + addNormalizationHint)
     }
 }

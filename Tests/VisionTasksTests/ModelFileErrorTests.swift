@@ -56,9 +56,14 @@ import VisionTasks
     }
 
     @Test func missingFileIsNotFound() {
-        expectRefused(
-            "/nonexistent/model.tflite", code: .notFoundError,
-            reason: "The model file was not found (no such file or folder).")
+        let error = #expect(throws: TasksError.self) { try ImageClassifier(modelPath: "/nonexistent/model.tflite") }
+        #expect(error?.code == .notFoundError)
+        #expect(error?.subject == .file("/nonexistent/model.tflite"))
+        // MediaPipe's words name the path, so the message does not repeat it in front.
+        #expect(
+            error?.description
+                == "NOT_FOUND: Unable to open file at /nonexistent/model.tflite: the model file was not found "
+                + "(no such file or folder).")
     }
 
     @Test func emptyFileIsRefused() throws {
@@ -76,7 +81,7 @@ import VisionTasks
         expectRefused(
             path, code: .notFoundError,
             reason: "Input tensor has type float32: it requires specifying "
-                + "NormalizationOptions metadata to preprocess input images.")
+                + "NormalizationOptions metadata to preprocess input images." + addNormalizationHint)
     }
 
     /// Option errors name the option as data; their MediaPipe message is shown unchanged.

@@ -56,7 +56,7 @@ struct ModelInspectionTests {
         let reason =
             "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess input images."
         #expect(inspection.mediaPipeRefusal == reason)
-        #expect(inspection.productRefusal == reason)
+        #expect(inspection.productRefusal == reason + addNormalizationHint)
         #expect(inspection.metadata == nil && inspection.packedFiles.isEmpty)
         #expect(inspection.outputs.map(\.shape) == [[1, 1001]])
     }

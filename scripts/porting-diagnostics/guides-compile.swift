@@ -1,6 +1,5 @@
 // The guides' code, ported by changing only the imports and the image creation: no diagnostics.
 // expect: no diagnostics
-import Foundation
 import ImageLabeling  // ML Kit: import MLKit
 import VisionTasks  // MediaPipe: import MediaPipeTasksVision
 

@@ -15,19 +15,22 @@ extension VisionTaskOptions {
     /// MediaPipe iOS's creation checks: a delegate (or, here, the stream of
     /// `liveStream(options:)`) exactly in live-stream mode.
     /// - Parameter streaming: whether results also go to an `AsyncStream`.
-    /// - Throws: `TasksError` invalidArgument with MediaPipe iOS's messages.
+    /// - Throws: `TasksError` invalidArgument with MediaPipe iOS's messages, raised in its
+    ///   Objective-C layer (no status name in the description).
     func checkLiveStreamDelegate(streaming: Bool) throws(TasksError) {
         let subject = TasksError.Subject.option(Self.liveStreamDelegateOption)
         if runningMode == .liveStream, !hasLiveStreamDelegate, !streaming {
-            throw .invalidArgument(
+            throw TasksError(
+                .invalidArgumentError,
                 "The vision task is in live stream mode. An object must be set as the "
                     + "delegate of the task in its options to ensure asynchronous delivery of results.",
-                subject: subject)
+                subject: subject, layer: .platformAPI)
         }
         if runningMode != .liveStream, hasLiveStreamDelegate {
-            throw .invalidArgument(
+            throw TasksError(
+                .invalidArgumentError,
                 "The vision task is in image or video mode. The delegate must not be set in the task's options.",
-                subject: subject)
+                subject: subject, layer: .platformAPI)
         }
     }
 

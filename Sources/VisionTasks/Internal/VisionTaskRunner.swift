@@ -100,7 +100,8 @@ final class VisionTaskRunner<Engine, Output: Sendable>: Sendable {
         }
     }
 
-    /// MediaPipe iOS's check that a method fits the running mode.
+    /// MediaPipe iOS's check that a method fits the running mode, made in its Objective-C
+    /// layer (no status name in the description).
     private func require(_ mode: RunningMode) throws(TasksError) {
         guard runningMode == mode else {
             let name =
@@ -109,9 +110,10 @@ final class VisionTaskRunner<Engine, Output: Sendable>: Sendable {
                 case .video: "video"
                 case .liveStream: "live stream"
                 }
-            throw .invalidArgument(
+            throw TasksError(
+                .invalidArgumentError,
                 "The vision task is not initialized with \(name) mode. Current Running Mode: \(runningMode)",
-                subject: .option("runningMode"))
+                subject: .option("runningMode"), layer: .platformAPI)
         }
     }
 
