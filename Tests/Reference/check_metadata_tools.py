@@ -13,40 +13,26 @@ tflite-support 0.4.4's MetadataDisplayer and MediaPipe 1.2.3's ImageClassifier (
 Both written models go through check 1 too (inspect round trip).
 
 Usage: check_metadata_tools.py VISION_TASKS TESTDATA_DIR
-The script runs itself in a virtual environment it creates once and reuses (VENV below, or
-$METADATA_TOOLS_VENV); it exits 1 on any failed check and prints "N passed, N failed".
+The script runs itself in the virtual environment `scripts/python-env metadata` names (made by
+`scripts/bootstrap --tests`; it downloads nothing); it exits 1 on any failed check and prints
+"N passed, N failed".
 """
 import json, os, shutil, subprocess, sys, tempfile
 
-REQUIREMENTS = ["tflite-support==0.4.4", "mediapipe==1.2.3"]
-VENV = os.environ.get("METADATA_TOOLS_VENV") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "swift-vision-tasks", "venv-metadata")
+PYTHON_ENV = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "python-env")
 # The ModelMetadata fields inspect reports (the displayer's other fields, such as stats, are not compared).
 METADATA_KEYS = {"name", "description", "version", "author", "license", "subgraph_metadata", "min_parser_version"}
 IMAGES = ["burger.jpg", "cats_and_dogs.jpg", "sparrow.png", "grace_hopper.jpg"]
 
 
 def ensure_venv():
-    """Re-runs this script with the venv's Python, creating the venv first when needed."""
-    python = os.path.join(VENV, "bin", "python")
-    marker = os.path.join(VENV, "requirements.txt")
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    wanted = "\n".join(REQUIREMENTS) + "\n"
-    if not (os.path.exists(marker) and open(marker).read() == wanted):
-        print(f"creating {VENV} with {' '.join(REQUIREMENTS)}", flush=True)
-        os.makedirs(os.path.dirname(VENV), exist_ok=True)  # a fresh machine has no cache folder yet
-        staging = tempfile.mkdtemp(prefix="venv-metadata.", dir=os.path.dirname(VENV))
-        try:
-            subprocess.run([sys.executable, "-m", "venv", staging], check=True)
-            subprocess.run([os.path.join(staging, "bin", "python"), "-m", "pip", "install", "--quiet", *REQUIREMENTS], check=True)
-        except (OSError, subprocess.CalledProcessError) as error:
-            shutil.rmtree(staging, ignore_errors=True)
-            sys.exit(f"error: cannot create the virtual environment ({error}); python3-venv and pip with access to PyPI are needed")
-        open(os.path.join(staging, "requirements.txt"), "w").write(wanted)
-        shutil.rmtree(VENV, ignore_errors=True)
-        os.rename(staging, VENV)  # the venv runs from its new path: python is found through bin/python
-    os.execv(python, [python, *sys.argv])
+    """Re-runs this script with the environment's Python; exits 1 when the environment is missing."""
+    found = subprocess.run([PYTHON_ENV, "metadata"], stdout=subprocess.PIPE, text=True)
+    if found.returncode != 0:
+        sys.exit(1)  # python-env said why on stderr
+    python = found.stdout.strip()
+    if os.path.realpath(sys.prefix) != os.path.realpath(os.path.dirname(os.path.dirname(python))):
+        os.execv(python, [python, *sys.argv])
 
 
 ensure_venv()

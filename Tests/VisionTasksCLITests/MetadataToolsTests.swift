@@ -201,8 +201,8 @@ struct MetadataToolsTests {
 }
 
 /// The reference check (`Tests/Reference/check_metadata_tools.py`): tflite-support 0.4.4's
-/// MetadataDisplayer and MediaPipe 1.2.3 themselves, in a virtual environment the script
-/// creates once (~/.cache/swift-vision-tasks/venv-metadata) and reuses.
+/// MetadataDisplayer and MediaPipe 1.2.3 themselves, in the virtual environment
+/// `scripts/bootstrap --tests` makes (`scripts/python-env metadata`; the test downloads nothing).
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct MetadataToolsReferenceTests {
     @Test func agreesWithTFLiteSupportAndMediaPipe() async throws {
@@ -210,8 +210,7 @@ struct MetadataToolsReferenceTests {
         let tool = try #require(VisionTasksTool.executable, "the vision-tasks executable was not built")
         let script = TestData.packageRoot.appendingPathComponent("Tests/Reference/check_metadata_tools.py").path
         let testData = try #require(TestData.root).path
-        // Creating the environment downloads MediaPipe once: a generous safety net, not a speed check.
-        let run = try await ExternalProgram.run(python, [script, tool.path, testData], safetyNet: 1800)
+        let run = try await ExternalProgram.run(python, [script, tool.path, testData], safetyNet: 600)
         let lines = run.text.split(separator: "\n")
         #expect(run.status == 0, "\(run.text)\n\(run)")
         #expect(lines.last == "\(lines.filter { $0.hasPrefix("ok ") }.count) passed, 0 failed", "\(run.text)")

@@ -3,11 +3,11 @@ import TestSupport
 import Testing
 
 /// Real clients against `vision-tasks serve`: Triton's Python HTTP client and the web page in
-/// headless Chromium driven by Selenium (`scripts/test-serve-clients`, which makes or reuses
-/// its virtual environment; it fails, and so does this test, when pip or Chromium is missing).
-/// The page's screenshot is kept as `.build/artifacts/serve-web-page.png`. Serialized: the
-/// first test to run makes the virtual environment the other uses.
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)), .serialized)
+/// headless Chromium driven by Selenium (`scripts/test-serve-clients`, in the virtual
+/// environment `scripts/bootstrap --tests` makes; it fails, and so does this test, when that
+/// environment or Chromium is missing). The page's screenshot is kept as
+/// `.build/artifacts/serve-web-page.png`.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct ServeClientTests {
     static let screenshot = HeadlessChromium.artifacts.appendingPathComponent("serve-web-page.png")
 
@@ -26,7 +26,7 @@ struct ServeClientTests {
         let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)"])
         let script = TestData.packageRoot.appendingPathComponent("scripts/test-serve-clients").path
         let run = try await ExternalProgram.run(
-            script, [server.url("").absoluteString, expected.path, Self.screenshot.path], safetyNet: 1200)
+            script, [server.url("").absoluteString, expected.path, Self.screenshot.path], safetyNet: 600)
         #expect(run.status == 0, "\(run)\n--- stdout\n\(run.text)")
         #expect(run.text.contains("json: ['cheeseburger', "), "\(run.text)")
         #expect(run.text.contains("binary: ['cheeseburger', "), "\(run.text)")
@@ -51,7 +51,7 @@ struct ServeClientTests {
         let server = try await ServerProcess(["--model", "extractor=\(EmbedCommandTests.extractor)", "--task", "embed"])
         let script = TestData.packageRoot.appendingPathComponent("scripts/test-serve-clients").path
         let run = try await ExternalProgram.run(
-            script, ["--embed", server.url("").absoluteString, "extractor", expected.path], safetyNet: 1200)
+            script, ["--embed", server.url("").absoluteString, "extractor", expected.path], safetyNet: 600)
         #expect(run.status == 0, "\(run)\n--- stdout\n\(run.text)")
         #expect(run.text.contains("embedding json: [2, 1024] float32, equal to embed's"), "\(run.text)")
         #expect(run.text.contains("embedding binary: [2, 1024] float32, equal to embed's"), "\(run.text)")
