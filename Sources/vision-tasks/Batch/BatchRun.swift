@@ -3,15 +3,14 @@ import ImageTasks
 import TasksCommon
 
 /// Runs classify, label or embed over an `ImageSource` with the task layer's `BatchRunner`, and
-/// prints the outcomes in input order (`OutcomePrinter`), with the progress line and the HTML
-/// report.
+/// prints the outcomes in input order (`OutcomePrinter`), with the progress line, the HTML
+/// report and, after several images, the summary line on stderr (`BatchSummary`).
 struct BatchRun {
     let source: ImageSource
     let format: OutputFormat
-    /// Worker threads (at most one per image when their number is known).
-    let jobs: Int
-    /// Whether to show the progress line (when stderr is a terminal).
-    let progress: Bool
+    /// `--jobs` (worker threads, at most one per image when their number is known),
+    /// `--no-progress` (the progress line shows only when stderr is a terminal).
+    let options: BatchOptionGroup
     let verbose: Bool
     /// The HTML report every outcome is added to (`--report`), if any.
     var report: ImageReport?
@@ -23,12 +22,13 @@ struct BatchRun {
     ///   list could not be read to its end. Both: 1 when a model could not be loaded or a result
     ///   could not be printed.
     func run<Task: ImageTask>(makeTask: (_ workers: Int) throws -> Task) -> Int32 where Task.Output: PrintableOutput {
-        let count = BatchRunner.workerCount(jobs: jobs, source: source)
+        var printer = OutcomePrinter<Task.Output>(format: format)
+        let count = BatchRunner.workerCount(jobs: options.jobs, source: source)
         guard let tasks = ModelLoading.load(verbose: verbose, { try (0..<count).map { _ in try makeTask(count) } }) else {
             return 1
         }
-        var printer = OutcomePrinter<Task.Output>(format: format)
-        var progressLine = ProgressLine(total: source.knownCount, requested: progress)
+        var progressLine = ProgressLine(total: source.knownCount, requested: options.progress)
+        let start = ContinuousClock.now
         var failures = 0, done = 0
         let listFailure = BatchRunner.run(source: source, tasks: tasks) { outcome in
             if outcome.failed { failures += 1 }
@@ -39,12 +39,20 @@ struct BatchRun {
             progressLine.update(done: done)
         }
         progressLine.clear()
+        let status = finish(&printer, listFailure: listFailure)
+        if done > 1 { StandardStreams.warn(BatchSummary(images: done, failed: failures, elapsed: .now - start).line) }
+        if status != 0 || source.isList { return status }
+        return failures == 0 ? 0 : 1
+    }
+
+    /// Ends the output, the report and the reading of the list.
+    /// - Returns: 1 when a result or the report could not be written, or the list could not be
+    ///   read to its end; else 0.
+    private func finish<Output>(_ printer: inout OutcomePrinter<Output>, listFailure: TasksError?) -> Int32 {
         printer.finish()
         report?.finish()
         if let listFailure { StandardStreams.reportError(listFailure) }
-        if printer.printingFailed || listFailure != nil || report?.failed == true { return 1 }
-        if source.isList { return 0 }
-        return failures == 0 ? 0 : 1
+        return printer.printingFailed || listFailure != nil || report?.failed == true ? 1 : 0
     }
 }
 

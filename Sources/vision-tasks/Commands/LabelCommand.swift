@@ -114,7 +114,7 @@ struct LabelCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch, output: LabelingOutput.self) else { return 1 }
-        var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
+        var run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in
