@@ -36,6 +36,18 @@ struct HelpTests {
         #expect(run.stderr.isEmpty, "\(run)")
     }
 
+    /// `models --help` names the cache's whole fallback chain, in the order `DownloadSettings` follows it.
+    @Test func modelsHelpNamesEveryCacheFallback() async throws {
+        let run = try await VisionTasksTool.run(["models", "--help"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        let passage = """
+            Downloads go to the cache (--cache, else VISION_TASKS_MODEL_CACHE, else
+            $XDG_CACHE_HOME/swift-vision-tasks/models, else $HOME/.cache/swift-vision-tasks/models)
+            from --source, else VISION_TASKS_MODEL_SOURCE.
+            """
+        #expect(run.stdout.contains(passage), "\(run)")
+    }
+
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.
     static let classifyOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
