@@ -24,7 +24,8 @@ struct HelpTests {
           metadata        Write TFLite Model Metadata (labels, normalization, ...) into a model: metadata write.
           serve           Serve models over HTTP: Open Inference Protocol v2, classify and embed routes, a web page.
 
-        Run `vision-tasks COMMAND --help` for a command's options.
+        Run `vision-tasks COMMAND --help` for a command's options, `vision-tasks --version` for the
+        tool's and LiteRT's versions.
 
         """
 
