@@ -7,7 +7,7 @@ import TasksCommon
 ///
 /// libLiteRt.so exports no version function, so the file is the evidence: its path comes from
 /// the dynamic loader (`dladdr` on a LiteRT function), its digest is compared with the pin.
-package struct LiteRTBuild: Sendable, Equatable {
+package struct LiteRTBuild: Sendable {
     /// The release `scripts/bootstrap` installs: the libLiteRt.so of PyPI's `ai-edge-litert` wheel
     /// of this version. (`scripts/bootstrap` reads this line.)
     package static let pinnedVersion = "2.3.0"
@@ -46,7 +46,8 @@ package struct LiteRTBuild: Sendable, Equatable {
     /// `dladdr`.
     private static func loadedLibraryPath() throws(TasksError) -> String {
         // Executables are position-independent, so a C function's address is its definition in
-        // the library, not a stub in the executable.
+        // the library, not a stub in the executable (were it a stub, the executable's path and
+        // digest would show as an unknown build: wrong, but never a false "2.3.0").
         let function = unsafeBitCast(
             LiteRtDestroyEnvironment as @convention(c) (LiteRtEnvironment?) -> Void, to: UnsafeRawPointer.self)
         var info = LiteRtShimSymbolInfo()

@@ -26,6 +26,7 @@ package struct ModelRequest: Sendable {
 
 /// A download that ended well: the installed model, and whether this download fetched it.
 package struct CompletedDownload: Sendable {
+    /// The model as the cache holds it now.
     package let model: InstalledModel
     /// False when the installed version was already the index's (same version and SHA-256, and
     /// the pinned SHA-256 if any): nothing was fetched.

@@ -4,10 +4,13 @@ import Foundation
 /// holds only the results): "3,409 images, 2 failed, 41.2 s, 82.7 images/s". The time runs
 /// from the first image to the last, model loading excluded, as on the progress line.
 struct BatchSummary {
+    /// The images done, failed ones included.
     let images: Int
     let failed: Int
+    /// From the first image to the last.
     let elapsed: Duration
 
+    /// The line, without its newline.
     var line: String {
         let seconds = elapsed / .seconds(1)
         return "\(Self.count(images)) images, \(Self.count(failed)) failed, "

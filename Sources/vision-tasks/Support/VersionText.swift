@@ -8,7 +8,7 @@ enum VersionText {
     /// one `scripts/bootstrap` installs, "LiteRT: unknown build (PATH, sha256 HEX)".
     /// - Returns: the exit status: 0, or 1 after reporting on stderr a library file that cannot
     ///   be found or read.
-    static func print() -> Int32 {
+    static func run() -> Int32 {
         StandardStreams.emit("vision-tasks \(visionTasksVersion)")
         do throws(TasksError) {
             StandardStreams.emit(try LiteRTBuild.loaded(sha256: SHA256Hasher.hexDigest(ofFileAt:)).description)
