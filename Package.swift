@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
-                "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore",
+                "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore", "LiteRT",
                 "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
                 "ClassifierTraining",
             ],

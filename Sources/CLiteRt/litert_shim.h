@@ -155,4 +155,16 @@ LiteRtStatus LiteRtLockTensorBuffer(LiteRtTensorBuffer tensor_buffer, void **hos
                                     LiteRtTensorBufferLockMode lock_mode);
 LiteRtStatus LiteRtUnlockTensorBuffer(LiteRtTensorBuffer buffer);
 
+// glibc's dladdr and Dl_info (<dlfcn.h>), declared here because <dlfcn.h> has them only with
+// _GNU_SOURCE, which Swift's Glibc module is built without. LiteRTBuild asks it which file holds
+// LiteRT's functions. The asm label binds our name to glibc's symbol.
+typedef struct LiteRtShimSymbolInfo {
+  const char *file_name;      // dli_fname: the path of the shared object holding the address
+  void *file_base;            // dli_fbase
+  const char *symbol_name;    // dli_sname
+  void *symbol_address;       // dli_saddr
+} LiteRtShimSymbolInfo;
+_Static_assert(sizeof(LiteRtShimSymbolInfo) == 4 * sizeof(void *), "Dl_info is four pointers");
+int litert_shim_dladdr(const void *address, LiteRtShimSymbolInfo *info) __asm__("dladdr");
+
 #endif

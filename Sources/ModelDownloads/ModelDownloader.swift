@@ -24,6 +24,15 @@ package struct ModelRequest: Sendable {
     }
 }
 
+/// A download that ended well: the installed model, and whether this download fetched it.
+package struct CompletedDownload: Sendable {
+    /// The model as the cache holds it now.
+    package let model: InstalledModel
+    /// False when the installed version was already the index's (same version and SHA-256, and
+    /// the pinned SHA-256 if any): nothing was fetched.
+    package let fetched: Bool
+}
+
 /// Downloads models into a `ModelStore`: index, transfer, verify, unpack, load check, install.
 ///
 /// Each download runs on a thread of its own. A failure at any step keeps the installed version
@@ -45,7 +54,7 @@ package final class ModelDownloader: Sendable {
     ///   and whether this call started the download (false: it joined one).
     package func download(
         _ request: ModelRequest, settings: DownloadSettings, loadCheck: @escaping LoadCheck,
-        completion: @escaping @Sendable (Result<InstalledModel, TasksError>) -> Void
+        completion: @escaping @Sendable (Result<CompletedDownload, TasksError>) -> Void
     ) -> (progress: Progress, started: Bool) {
         let key = ModelStore(root: settings.cacheDirectory).folder(request.name).standardizedFileURL.path
         let (progress, started) = running.withLock { running -> (Progress, Bool) in
@@ -77,7 +86,7 @@ private struct DownloadJob: Sendable {
     private var name: String { request.name }
     private var store: ModelStore { ModelStore(root: settings.cacheDirectory) }
 
-    func run() throws(TasksError) -> InstalledModel {
+    func run() throws(TasksError) -> CompletedDownload {
         if let problem = ModelName.problem(name) {
             throw .invalidArgument("cannot download \"\(name)\": \(problem)", subject: .remoteModel(name))
         }
@@ -93,7 +102,7 @@ private struct DownloadJob: Sendable {
         {
             progress.totalUnitCount = entry.size
             progress.completedUnitCount = entry.size
-            return installed
+            return CompletedDownload(model: installed, fetched: false)
         }
         let bundle = staging.appendingPathComponent("bundle")
         let outcome = try transfer(url, to: bundle, expectedSize: entry?.size)
@@ -107,7 +116,9 @@ private struct DownloadJob: Sendable {
         } catch {
             throw .download(error.code, step: error.step, model: name, error.reason)
         }
-        return try store.install(unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
+        let installed = try store.install(
+            unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
+        return CompletedDownload(model: installed, fetched: true)
     }
 
     /// The bundle's URL and, from an index, its entry.

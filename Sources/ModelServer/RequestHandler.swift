@@ -77,7 +77,7 @@ final class RequestHandler: HTTPExchangeHandler {
         case .live, .ready, .modelReady: return .ok
         case .serverMetadata:
             return try .json([
-                "name": "vision-tasks", "version": "1", "extensions": ["binary_tensor_data", "classification"],
+                "name": "vision-tasks", "version": visionTasksVersion, "extensions": ["binary_tensor_data", "classification"],
             ])
         case .modelList:
             return try .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] }])

@@ -27,6 +27,7 @@ func main() -> Int32 {
             print(usage)
             return 0
         }
+        if name == "--version" { return VersionText.run() }
         guard let command = commands.first(where: { $0.configuration.commandName == name }) else {
             throw UsageError("unknown command '\(TableText.escaped(name))'")
         }

@@ -15,7 +15,7 @@ struct ClassifyOutputTests {
         try #require(lines.count == 3 + 5, "a path line, a head line, a header and the default 5 rows:\n\(run)")
         #expect(lines[0] == Fixture.burger)
         #expect(lines[1] == "  head 0 (probability)")
-        #expect(lines[2].split(separator: " ") == ["index", "category", "name", "display", "name", "score"])
+        #expect(lines[2].split(separator: " ") == ["index", "category", "name", "score"])
         #expect(lines[3].split(separator: " ") == ["934", "cheeseburger", "0.97266"])
         let expected = String(
             format: "%.5f",
@@ -34,14 +34,15 @@ struct ClassifyOutputTests {
     }
 
     /// The table layout: right-aligned index and score, names padded, the head name in
-    /// parentheses when there is one. Scores and names are MediaPipe's (expected/*.json).
+    /// parentheses when there is one, the display-name column only when a row has a display
+    /// name. Scores and names are MediaPipe's (expected/*.json).
     static let tableCases: [TableCase] = [
         TableCase(
             id: "labels, no display names", options: ["--model", Fixture.quantModel],
             lines: [
                 "  head 0 (probability)",
-                "    index  category name  display name    score",
-                "      934  cheeseburger                 0.97266",
+                "    index  category name    score",
+                "      934  cheeseburger   0.97266",
             ]),
         TableCase(
             id: "Spanish display names", options: ["--model", Fixture.localizedModel, "--locale", "es"],
@@ -54,14 +55,14 @@ struct ClassifyOutputTests {
             id: "no labels, no head name", options: ["--model", Fixture.unlabeledModel],
             lines: [
                 "  head 0",
-                "    index  category name  display name    score",
-                "      934                               0.97266",
+                "    index  category name    score",
+                "      934                 0.97266",
             ]),
         TableCase(
             id: "nothing above the threshold", options: ["--model", Fixture.quantModel, "--score-threshold", "0.99"],
             lines: [
                 "  head 0 (probability)",
-                "    index  category name  display name  score",
+                "    index  category name  score",
                 "    (no category at or above the score threshold)",
             ]),
     ]

@@ -118,6 +118,30 @@ struct FilesFromWorkerTests {
         #expect(fresh.status == 0 && fresh.stdoutLines.count == 1, "\(fresh)")
     }
 
+    @Test("resume with every image done says so, loads no model and exits 0")
+    func resumeWithNothingLeft() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = [Fixture.burger, Fixture.sparrowPNG, Fixture.image("cat.jpg")]
+        let classify = ["classify", "--model", Fixture.quantModel]
+        let first = try await VisionTasksTool.run(classify + ["--format", "jsonl"] + images)
+        let output = folder.appendingPathComponent("out.jsonl")
+        try Data(first.stdout.utf8).write(to: output)
+
+        let again = try await VisionTasksTool.run(
+            VisionTasksTool.verbose(classify + ["--format", "jsonl", "--resume", output.path] + images))
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.isEmpty, "\(again)")
+        #expect(
+            again.diagnostics == ["Nothing to do: all 3 images already have records in \(output.path)."], "\(again)")
+        #expect(!again.compiledModel, "no model is loaded for nothing: \(again)")
+
+        let one = try await VisionTasksTool.run(classify + ["--format", "json", "--resume", output.path, images[0]])
+        #expect(one.status == 0, "\(one)")
+        #expect(one.stdout == "[]\n", "json is still one array: \(one)")
+        #expect(one.diagnostics == ["Nothing to do: the image already has a record in \(output.path)."], "\(one)")
+    }
+
     @Test("a list that cannot be opened is an error naming it, exit 1")
     func missingList() async throws {
         let run = try await VisionTasksTool.run([

@@ -24,7 +24,8 @@ struct HelpTests {
           metadata        Write TFLite Model Metadata (labels, normalization, ...) into a model: metadata write.
           serve           Serve models over HTTP: Open Inference Protocol v2, classify and embed routes, a web page.
 
-        Run `vision-tasks COMMAND --help` for a command's options.
+        Run `vision-tasks COMMAND --help` for a command's options, `vision-tasks --version` for the
+        tool's and LiteRT's versions.
 
         """
 
@@ -34,6 +35,18 @@ struct HelpTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == Self.usage, "\(run)")
         #expect(run.stderr.isEmpty, "\(run)")
+    }
+
+    /// `models --help` names the cache's whole fallback chain, in the order `DownloadSettings` follows it.
+    @Test func modelsHelpNamesEveryCacheFallback() async throws {
+        let run = try await VisionTasksTool.run(["models", "--help"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        let passage = """
+            Downloads go to the cache (--cache, else VISION_TASKS_MODEL_CACHE, else
+            $XDG_CACHE_HOME/swift-vision-tasks/models, else $HOME/.cache/swift-vision-tasks/models)
+            from --source, else VISION_TASKS_MODEL_SOURCE.
+            """
+        #expect(run.stdout.contains(passage), "\(run)")
     }
 
     /// The option names `classify --help` lists, in order: a snapshot of what the command accepts.

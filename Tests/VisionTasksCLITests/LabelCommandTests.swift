@@ -295,7 +295,9 @@ struct CustomModelLabelTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.diagnostics.isEmpty, "\(run)")
         let lines = run.stdoutLines
-        try #require(lines.count == 2 + 10, "path, header and the default 10 labels (threshold 0):\n\(run)")
+        try #require(
+            lines.count == 2 + 6 + 1,
+            "path, header, the default 10 labels (threshold 0) but the 4 at 0.00000, and a line counting those:\n\(run)")
         #expect(lines[0] == Fixture.burger)
         #expect(lines[1].split(separator: " ") == ["index", "text", "confidence"])
         #expect(lines[2].split(separator: " ") == ["934", "cheeseburger", "0.97266"], "\(run)")

@@ -45,7 +45,7 @@ struct ModelsCommandTests {
 
         let download = try await VisionTasksTool.run(["models", "download", "flowers"], environment: site.environment)
         #expect(download.status == 0, "\(download)")
-        #expect(download.diagnostics == [], "\(download)")
+        #expect(download.diagnostics == ["downloaded flowers version 1"], "\(download)")
         let path = try await VisionTasksTool.run(["models", "path", "flowers"], environment: site.environment)
         #expect(path.stdoutLines == [download.stdoutLines.last ?? "-"], "\(path)")
         #expect(path.stdoutLines.first?.hasSuffix("/manifest.json") == true)
@@ -129,6 +129,29 @@ struct ModelsCommandTests {
         #expect(update.stdoutLines.first?.hasPrefix("mobilenet\tversion 2\t") == true, "\(update)")
         let list = try await VisionTasksTool.run(["models", "list"], environment: site.environment)
         #expect(list.stdoutLines.count == 1 && list.stdoutLines[0].hasPrefix("mobilenet\tversion 2\ttflite\t"), "\(list)")
+    }
+
+    /// A second download of an unchanged model fetches nothing and says so; after the model
+    /// changes, the next one fetches the new version. stdout is the same either way.
+    @Test func downloadSaysWhetherItFetched() async throws {
+        let site = try Site()
+        #expect(try await VisionTasksTool.run(["models", "index", site.server.root.path]).status == 0)
+        let download = ["models", "download", "mobilenet"]
+        let first = try await VisionTasksTool.run(download, environment: site.environment)
+        #expect(first.status == 0 && first.diagnostics == ["downloaded mobilenet version 1"], "\(first)")
+        let again = try await VisionTasksTool.run(download, environment: site.environment)
+        #expect(again.status == 0, "\(again)")
+        #expect(
+            again.diagnostics == ["mobilenet version 1 is already installed and current: nothing downloaded"], "\(again)")
+        #expect(again.stdout == first.stdout, "\(again)")
+        #expect(site.server.requestCount("/mobilenet.tflite") == 1, "the bundle was fetched once")
+
+        let mobilenet = site.server.root.appendingPathComponent("mobilenet.tflite")
+        try FileManager.default.removeItem(at: mobilenet)
+        try FileManager.default.copyItem(at: TestData.model("mobilenet_v2_1.0_224_quant.tflite"), to: mobilenet)
+        #expect(try await VisionTasksTool.run(["models", "index", site.server.root.path]).status == 0)
+        let update = try await VisionTasksTool.run(download, environment: site.environment)
+        #expect(update.status == 0 && update.diagnostics == ["downloaded mobilenet version 2"], "\(update)")
     }
 
     /// A bundle published as a symbolic link (such as latest.tflite -> v3.tflite) is indexed with

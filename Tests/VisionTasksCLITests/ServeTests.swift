@@ -161,9 +161,9 @@ struct ServeTests {
         ] {
             #expect(try await server.request("GET", path).status == 200, "\(path)")
         }
-        let metadata = try await server.request("GET", "/v2")
-        let extensions = (metadata.json as? [String: Any])?["extensions"] as? [String]
-        #expect(extensions == ["binary_tensor_data", "classification"])
+        let metadata = try #require(try await server.request("GET", "/v2").json as? [String: Any])
+        #expect(metadata["extensions"] as? [String] == ["binary_tensor_data", "classification"])
+        #expect(metadata["version"] as? String == VersionTests.toolVersion, "the version `vision-tasks --version` prints")
         let model = try #require(try await server.request("GET", "/v2/models/mobilenet").json as? [String: Any])
         #expect(model["name"] as? String == "mobilenet")
         #expect((model["inputs"] as? [[String: Any]])?.first?["datatype"] as? String == "BYTES")

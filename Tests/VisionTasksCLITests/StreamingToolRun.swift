@@ -32,9 +32,11 @@ final class StreamingToolRun: @unchecked Sendable {
 
         var stdoutLines: [String] { lines.map(\.text) }
 
-        /// stderr's lines without LiteRT's banner.
+        /// stderr's lines without LiteRT's banner and the batch summary.
         var diagnostics: [String] {
-            stderr.split(separator: "\n").map(String.init).filter { $0 != VisionTasksTool.liteRTBanner }
+            stderr.split(separator: "\n").map(String.init).filter {
+                $0 != VisionTasksTool.liteRTBanner && !VisionTasksTool.isBatchSummary($0)
+            }
         }
 
         var description: String {

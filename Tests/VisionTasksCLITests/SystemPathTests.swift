@@ -125,8 +125,8 @@ struct SystemPathTests {
             table.stdoutLines == [
                 folder.path + "/two\\nlines\\tand\\u{1B}[31mred\\u{9B}31m\\u{2028}\\u{202E}.jpg",
                 "  head 0 (probability)",
-                "    index  category name  display name    score",
-                "      934  cheeseburger                 0.97266",
+                "    index  category name    score",
+                "      934  cheeseburger   0.97266",
             ], "\(table)")
         #expect(table.diagnostics.count == 1, "\(table)")
         #expect(table.diagnostics.first?.hasPrefix(folder.path + "/missing\\nfile.jpg: error: NOT_FOUND: ") == true, "\(table)")

@@ -29,6 +29,17 @@ enum VisionTasksTool {
     /// The line LiteRT prints to stderr when it compiles a model (the tool hides it without `--verbose`).
     static let liteRTBanner = "INFO: Created TensorFlow Lite XNNPACK delegate for CPU."
 
+    /// The summary a run over several images ends with on stderr, such as "3,409 images, 2
+    /// failed, 41.2 s, 82.7 images/s"; it captures the counts ("3,409 images, 2 failed").
+    static var batchSummary: Regex<(Substring, Substring)> {
+        /([0-9,]+ images, [0-9,]+ failed), [0-9]+\.[0-9] s, [0-9]+\.[0-9] images\/s/
+    }
+
+    /// Whether `line` is the batch summary (`BatchSummaryTests` check when it appears).
+    static func isBatchSummary(_ line: some StringProtocol) -> Bool {
+        String(line).wholeMatch(of: batchSummary) != nil
+    }
+
     /// What one run printed and how it ended.
     struct Run: Sendable, CustomStringConvertible {
         let arguments: [String]
@@ -39,8 +50,16 @@ enum VisionTasksTool {
         /// stdout split into lines (without the final newline's empty line).
         var stdoutLines: [String] { Self.lines(stdout) }
 
-        /// stderr's lines without LiteRT's banner: what the tool itself reported.
-        var diagnostics: [String] { Self.lines(stderr).filter { $0 != VisionTasksTool.liteRTBanner } }
+        /// stderr's lines without LiteRT's banner and the batch summary: what the tool reported.
+        var diagnostics: [String] {
+            Self.lines(stderr).filter { $0 != VisionTasksTool.liteRTBanner && !VisionTasksTool.isBatchSummary($0) }
+        }
+
+        /// The batch summary's counts, such as "13 images, 1 failed" (its times vary from run to
+        /// run); nil when stderr has no summary.
+        var batchSummaryCounts: String? {
+            Self.lines(stderr).compactMap { $0.wholeMatch(of: VisionTasksTool.batchSummary)?.1 }.last.map(String.init)
+        }
 
         /// Whether a model was compiled during the run (LiteRT printed its banner). Only meaningful
         /// for runs made with `verbose(_:)`: the tool hides the banner otherwise.

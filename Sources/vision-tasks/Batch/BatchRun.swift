@@ -3,32 +3,36 @@ import ImageTasks
 import TasksCommon
 
 /// Runs classify, label or embed over an `ImageSource` with the task layer's `BatchRunner`, and
-/// prints the outcomes in input order (`OutcomePrinter`), with the progress line and the HTML
-/// report.
+/// prints the outcomes in input order (`OutcomePrinter`), with the progress line, the HTML
+/// report and, after several images, the summary line on stderr (`BatchSummary`).
 struct BatchRun {
     let source: ImageSource
     let format: OutputFormat
-    /// Worker threads (at most one per image when their number is known).
-    let jobs: Int
-    /// Whether to show the progress line (when stderr is a terminal).
-    let progress: Bool
+    /// `--jobs` (worker threads, at most one per image when their number is known),
+    /// `--no-progress` (the progress line shows only when stderr is a terminal) and `--resume`.
+    let options: BatchOptionGroup
     let verbose: Bool
     /// The HTML report every outcome is added to (`--report`), if any.
     var report: ImageReport?
 
     /// Loads one task per worker with `makeTask` (quietly unless `verbose`; it is given the
-    /// number of workers), then runs.
+    /// number of workers), then runs. When `--resume` left no image, says so and loads nothing.
     /// - Returns: the exit status. From arguments: 0 when every image succeeded, 1 when any
     ///   failed. From a list: 0 even when images failed (each has its error line), 1 when the
     ///   list could not be read to its end. Both: 1 when a model could not be loaded or a result
     ///   could not be printed.
     func run<Task: ImageTask>(makeTask: (_ workers: Int) throws -> Task) -> Int32 where Task.Output: PrintableOutput {
-        let count = BatchRunner.workerCount(jobs: jobs, source: source)
+        var printer = OutcomePrinter<Task.Output>(format: format)
+        if let nothingToDo {
+            StandardStreams.warn(nothingToDo)
+            return finish(&printer, listFailure: nil)
+        }
+        let count = BatchRunner.workerCount(jobs: options.jobs, source: source)
         guard let tasks = ModelLoading.load(verbose: verbose, { try (0..<count).map { _ in try makeTask(count) } }) else {
             return 1
         }
-        var printer = OutcomePrinter<Task.Output>(format: format)
-        var progressLine = ProgressLine(total: source.knownCount, requested: progress)
+        var progressLine = ProgressLine(total: source.knownCount, requested: options.progress)
+        let start = ContinuousClock.now
         var failures = 0, done = 0
         let listFailure = BatchRunner.run(source: source, tasks: tasks) { outcome in
             if outcome.failed { failures += 1 }
@@ -39,12 +43,33 @@ struct BatchRun {
             progressLine.update(done: done)
         }
         progressLine.clear()
+        let status = finish(&printer, listFailure: listFailure)
+        if done > 1 { StandardStreams.warn(BatchSummary(images: done, failed: failures, elapsed: .now - start).line) }
+        if status != 0 || source.isList { return status }
+        return failures == 0 ? 0 : 1
+    }
+
+    /// Ends the output, the report and the reading of the list.
+    /// - Returns: 1 when a result or the report could not be written, or the list could not be
+    ///   read to its end; else 0.
+    private func finish<Output>(_ printer: inout OutcomePrinter<Output>, listFailure: TasksError?) -> Int32 {
         printer.finish()
         report?.finish()
         if let listFailure { StandardStreams.reportError(listFailure) }
-        if printer.printingFailed || listFailure != nil || report?.failed == true { return 1 }
-        if source.isList { return 0 }
-        return failures == 0 ? 0 : 1
+        return printer.printingFailed || listFailure != nil || report?.failed == true ? 1 : 0
+    }
+
+    /// "Nothing to do: all 12 images already have records in OUT.jsonl." when `--resume` left
+    /// out every image of the arguments; nil otherwise. (A list's images are known only as it is
+    /// read.)
+    private var nothingToDo: String? {
+        guard let resume = options.resume, source.knownCount == 0,
+            let given = ImageSource(origin: source.origin, shard: source.shard).knownCount, given > 0
+        else { return nil }
+        let file = TableText.escaped(resume)
+        return given == 1
+            ? "Nothing to do: the image already has a record in \(file)."
+            : "Nothing to do: all \(BatchSummary.count(given)) images already have records in \(file)."
     }
 }
 

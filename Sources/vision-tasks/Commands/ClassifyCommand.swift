@@ -66,7 +66,7 @@ struct ClassifyCommand: ParsableCommand {
             return 1
         }
         let imageProcessing = imageProcessing
-        var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
+        var run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in

@@ -59,7 +59,7 @@ struct EmbedCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch, output: EmbeddingOutput.self) else { return 1 }
-        let run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
+        let run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         let processing = imageProcessing.processing(decoding: decoding)
         return run.run { workers throws(TasksError) in
             try EmbeddingTask(options: embedder.options(workers: workers), processing: processing)

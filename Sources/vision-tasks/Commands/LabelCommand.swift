@@ -30,8 +30,8 @@ struct LabelCommand: ParsableCommand {
         name: "model", valueName: "PATH", help: "A custom .tflite model (labels from its metadata).")
     static let remote = Option<String?>(
         name: "remote", valueName: "NAME",
-        help: "A model downloaded with `vision-tasks models download NAME` (from the cache in VISION_TASKS_MODEL_CACHE, "
-            + "else $XDG_CACHE_HOME/swift-vision-tasks/models); an error when it is not downloaded.", default: nil
+        help: "A model downloaded with `vision-tasks models download NAME` (from the cache: see --cache); an error when "
+            + "it is not downloaded.", default: nil
     ) { name throws(UsageError) in
         // A name no download can have is a usage error, as in the `models` commands.
         if let problem = ModelName.problem(name) { throw UsageError("--remote '\(TableText.escaped(name))': \(problem)") }
@@ -114,7 +114,7 @@ struct LabelCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         guard let source = try BatchRun.source(images: images, options: batch, output: LabelingOutput.self) else { return 1 }
-        var run = BatchRun(source: source, format: format, jobs: batch.jobs, progress: batch.progress, verbose: verbose)
+        var run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         if let path = self.report {
             guard
                 let opened = ReportOption.open({ () throws(TasksError) in

@@ -30,7 +30,8 @@ enum HelpFormatter {
             COMMANDS:
             \(list.joined(separator: "\n"))
 
-            Run `vision-tasks COMMAND --help` for a command's options.
+            Run `vision-tasks COMMAND --help` for a command's options, `vision-tasks --version` for the
+            tool's and LiteRT's versions.
             """
     }
 

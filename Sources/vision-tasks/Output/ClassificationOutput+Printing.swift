@@ -2,20 +2,24 @@ import ImageTasks
 import VisionTasks
 
 extension ClassificationOutput: PrintableOutput {
-    /// A table per head: index, category name, display name, score.
+    /// A table per head: index, category name, display name (only when a row has one), score.
+    /// Categories whose score shows as 0.00000 are left out and counted in one line; json, jsonl
+    /// and csv keep them all.
     var tableLines: [String] {
         heads.flatMap { head in
             let name = head.headName.map { $0.isEmpty ? "" : " (\(TableText.escaped($0)))" } ?? ""
-            let rows = head.categories.map {
-                [
-                    String($0.index), TableText.escaped($0.categoryName ?? ""), TableText.escaped($0.displayName ?? ""),
-                    TableText.score($0.score),
-                ]
+            let shown = head.categories.filter { !TableText.showsAsZero($0.score) }
+            let displayNames = shown.contains { !($0.displayName ?? "").isEmpty }
+            let rows = shown.map {
+                [String($0.index), TableText.escaped($0.categoryName ?? "")]
+                    + (displayNames ? [TableText.escaped($0.displayName ?? "")] : []) + [TableText.score($0.score)]
             }
-            let table = TableText.aligned(
-                header: ["index", "category name", "display name", "score"], rows: rows, indent: "    ")
+            let header = ["index", "category name"] + (displayNames ? ["display name"] : []) + ["score"]
+            let table = TableText.aligned(header: header, rows: rows, indent: "    ")
+            let omitted = TableText.omittedZeros(head.categories.count - shown.count, column: "score", indent: "    ")
             return ["  head \(head.headIndex)\(name)"] + table
-                + (rows.isEmpty ? ["    (no category at or above the score threshold)"] : [])
+                + (head.categories.isEmpty ? ["    (no category at or above the score threshold)"] : [])
+                + omitted
         }
     }
 

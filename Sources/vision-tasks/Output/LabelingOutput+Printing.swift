@@ -2,11 +2,14 @@ import ImageLabeling
 import ImageTasks
 
 extension LabelingOutput: PrintableOutput {
-    /// One table: index, text, confidence.
+    /// One table: index, text, confidence. Labels whose confidence shows as 0.00000 are left out
+    /// and counted in one line; json, jsonl and csv keep them all.
     var tableLines: [String] {
-        let rows = labels.map { [String($0.index), TableText.escaped($0.text), TableText.score($0.confidence)] }
+        let shown = labels.filter { !TableText.showsAsZero($0.confidence) }
+        let rows = shown.map { [String($0.index), TableText.escaped($0.text), TableText.score($0.confidence)] }
+        let omitted = TableText.omittedZeros(labels.count - shown.count, column: "confidence", indent: "  ")
         return TableText.aligned(header: ["index", "text", "confidence"], rows: rows, indent: "  ")
-            + (rows.isEmpty ? ["  (no label at or above the confidence threshold)"] : [])
+            + (labels.isEmpty ? ["  (no label at or above the confidence threshold)"] : []) + omitted
     }
 
     static let csvColumns = ["rank", "index", "text", "confidence"]

@@ -50,4 +50,16 @@ enum TableText {
     static func score(_ value: Float) -> String {
         String(format: "%.5f", value)
     }
+
+    /// Whether `value` shows as zero at the tables' five decimals ("0.00000", or "-0.00000" for
+    /// a tiny negative logit): a row that tells a reader nothing.
+    static func showsAsZero(_ value: Float) -> Bool {
+        ["0.00000", "-0.00000"].contains(score(value))
+    }
+
+    /// What stands for the rows a table left out because their `column` shows as zero: one line
+    /// such as "(994 more with score 0.00000)", or none when no row was left out.
+    static func omittedZeros(_ count: Int, column: String, indent: String) -> [String] {
+        count == 0 ? [] : ["\(indent)(\(count) more with \(column) \(score(0)))"]
+    }
 }

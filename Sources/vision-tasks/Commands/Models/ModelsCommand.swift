@@ -20,7 +20,8 @@ struct ModelsCommand: ParsableCommand {
 
             A model source is any HTTP server serving a folder with index.json (`models index DIR`
             writes it). Downloads go to the cache (--cache, else VISION_TASKS_MODEL_CACHE, else
-            $XDG_CACHE_HOME/swift-vision-tasks/models) from --source, else VISION_TASKS_MODEL_SOURCE.
+            $XDG_CACHE_HOME/swift-vision-tasks/models, else $HOME/.cache/swift-vision-tasks/models)
+            from --source, else VISION_TASKS_MODEL_SOURCE.
             """,
         epilogue: "Run `vision-tasks models SUBCOMMAND --help` for a subcommand's options.")
 

@@ -20,8 +20,10 @@ struct ModelsDownloadCommand: ParsableCommand {
             The bundle goes to a temporary file, must be complete (Content-Length; the index's size
             and SHA-256), unpack safely and load as a labeler (MediaPipe models: as an image
             classifier); only then does it replace the installed version. A failure leaves the
-            installed version in place. Prints the SHA-256 and the path (`models path` prints it later).
-            Progress is shown on stderr when it is a terminal.
+            installed version in place; one that is already the index's current version is kept and
+            nothing is fetched. Prints the SHA-256 and the path (`models path` prints it later), and
+            on stderr whether the model was downloaded or already current. Progress is shown on
+            stderr when it is a terminal.
             """,
         epilogue: "EXIT STATUS: 0 when the model is installed, 1 when the download failed, 2 for a usage error.")
 
@@ -127,7 +129,12 @@ struct ModelsDownloadCommand: ParsableCommand {
         }
         line.clear()
         switch outcome.get() ?? .failure(.internal("the download ended without an outcome.")) {
-        case .success(let model):
+        case .success(let download):
+            let model = download.model
+            StandardStreams.warn(
+                download.fetched
+                    ? "downloaded \(model.name) version \(model.version)"
+                    : "\(model.name) version \(model.version) is already installed and current: nothing downloaded")
             print("\(model.name)\tversion \(model.version)\tsha256 \(model.sha256)")
             print(model.kind == .automlZip ? model.manifestURL.path : model.modelURL.path)
             return 0
@@ -153,10 +160,10 @@ struct ModelsDownloadCommand: ParsableCommand {
 private final class OutcomeBox: @unchecked Sendable {
     // @unchecked: `value` is guarded by `lock`.
     private let lock = NSLock()
-    private var value: Result<InstalledModel, TasksError>?
+    private var value: Result<CompletedDownload, TasksError>?
 
-    func set(_ outcome: Result<InstalledModel, TasksError>) { lock.withLock { value = outcome } }
-    func get() -> Result<InstalledModel, TasksError>? { lock.withLock { value } }
+    func set(_ outcome: Result<CompletedDownload, TasksError>) { lock.withLock { value = outcome } }
+    func get() -> Result<CompletedDownload, TasksError>? { lock.withLock { value } }
 }
 
 /// "flowers: 45% (203 of 452 kB)" on stderr, redrawn in place, only when stderr is a terminal.
