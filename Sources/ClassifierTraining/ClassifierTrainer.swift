@@ -98,9 +98,6 @@ package enum TrainingEvent {
     case iteration(TrainingProgress)
 }
 
-/// How a front end wraps loading models (the command line hides LiteRT's banner there).
-package typealias ModelLoading = (() throws(TasksError) -> [CachedFeatureTask]) throws(TasksError) -> [CachedFeatureTask]
-
 /// `train`: features of the photos from the frozen base (cached), a softmax head fitted on
 /// them to the optimum of its convex objective (`SoftmaxRegression.fit`), measured, and
 /// exported (`ClassifierExport`).
@@ -108,16 +105,13 @@ package enum ClassifierTrainer {
     /// Runs `configuration`.
     /// - Throws: `TasksError`: the folders' errors (`LabeledImageFolder`), a validation folder
     ///   whose classes differ, fewer than two classes, the base's and the fit's errors, the export's.
-    /// - Parameters:
-    ///   - loading: runs the loading of the feature extractors (one per worker).
-    ///   - progress: called on the calling thread after each photo and each iteration.
+    /// - Parameter progress: called on the calling thread after each photo and each iteration.
     package static func train(
-        _ configuration: TrainingConfiguration, loading: ModelLoading = { make throws(TasksError) in try make() },
-        progress: (TrainingEvent) -> Void = { _ in }
+        _ configuration: TrainingConfiguration, progress: (TrainingEvent) -> Void = { _ in }
     ) throws(TasksError) -> TrainingReport {
         let start = ContinuousClock.now
         if let output = configuration.output { try checkOutput(output, configuration) }
-        var (trained, report) = try fit(configuration, loading: loading, progress: progress)
+        var (trained, report) = try fit(configuration, progress: progress)
         if let output = configuration.output {
             try ClassifierExport.write(trained, to: output, quantize: configuration.quantize)
             report.output = output.path
@@ -129,8 +123,7 @@ package enum ClassifierTrainer {
     /// `train` without the export: the features, the fit and its figures.
     /// - Throws: as `train`, but nothing about the output.
     package static func fit(
-        _ configuration: TrainingConfiguration, loading: ModelLoading = { make throws(TasksError) in try make() },
-        progress: (TrainingEvent) -> Void = { _ in }
+        _ configuration: TrainingConfiguration, progress: (TrainingEvent) -> Void = { _ in }
     ) throws(TasksError) -> (TrainedClassifier, TrainingReport) {
         let start = ContinuousClock.now
         var report = TrainingReport()
@@ -149,10 +142,8 @@ package enum ClassifierTrainer {
             FeatureCache(root: $0, identity: extractor.identity, dimension: extractor.dimension)
         }
         let workers = max(1, min(configuration.workers, training.count + validation.count))
-        let tasks = try loading { () throws(TasksError) in
-            try (0..<workers).map { _ throws(TasksError) in
-                CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)
-            }
+        let tasks = try (0..<workers).map { _ throws(TasksError) in
+            CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)
         }
         var done = 0
         let total = training.count + validation.count

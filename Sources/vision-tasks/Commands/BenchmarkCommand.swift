@@ -126,20 +126,16 @@ struct BenchmarkCommand: ParsableCommand {
             let decoded = try ImageDecoder.decode(file: image)
             return MPImage(pixels: decoded.pixels, orientation: decoded.exifOrientation)
         }
-        // LiteRT's message at each creation is hidden around the loops that create (unless --verbose).
-        let create = try StandardErrorSilencer.silencing(unless: verbose) {
-            try Self.time(runs: runs, clock: clock) { _ = try ImageClassifier(options: options) }
-        }
-        let classifier = try StandardErrorSilencer.silencing(unless: verbose) { try ImageClassifier(options: options) }
+        if verbose { LiteRTLog.isShown = true }
+        let create = try Self.time(runs: runs, clock: clock) { _ = try ImageClassifier(options: options) }
+        let classifier = try ImageClassifier(options: options)
         let decoded = try decode()
         let decodeTiming = try Self.time(runs: runs, clock: clock) { _ = try decode() }
         let classify = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decoded) }
         let inference = try timeInference(decoded)
         let both = try Self.time(runs: runs, clock: clock) { _ = try classifier.classify(image: decode()) }
         let before = try Self.residentBytes()
-        try StandardErrorSilencer.silencing(unless: verbose) {
-            for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
-        }
+        for _ in 0..<cycles { _ = try ImageClassifier(options: options).classify(image: decoded) }
         return Report(
             model: model, image: image.description, threads: threads, runs: runs, clock: clock, createMilliseconds: create,
             decodeMilliseconds: decodeTiming, classifyMilliseconds: classify, inferenceMilliseconds: inference,
@@ -151,9 +147,8 @@ struct BenchmarkCommand: ParsableCommand {
     /// Times LiteRT's run alone: an engine like the classifier's (same model and thread count)
     /// classifies `image` once to fill its input, then only runs the model.
     private func timeInference(_ image: MPImage) throws -> Timing {
-        let engine = try StandardErrorSilencer.silencing(unless: verbose) {
-            try ClassifierEngine(ClassifierConfiguration(asset: try ModelAsset(path: model, buffer: nil), threadCount: threads))
-        }
+        let engine = try ClassifierEngine(
+            ClassifierConfiguration(asset: try ModelAsset(path: model, buffer: nil), threadCount: threads))
         _ = try engine.classify(image.pixels, orientation: image.orientation, regionOfInterest: .wholeImage)
         return try Self.time(runs: runs, clock: clock) { try engine.runModelOnly() }
     }

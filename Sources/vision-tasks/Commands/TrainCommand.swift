@@ -156,16 +156,14 @@ struct TrainCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
+        if verbose { LiteRTLog.isShown = true }
         if learningRateGiven {
             StandardStreams.warn("warning: --learning-rate is not used: L-BFGS chooses each step by line search")
         }
         var line = ProgressLine(total: nil, requested: progress)
         let report: TrainingReport
         do throws(TasksError) {
-            report = try ClassifierTrainer.train(
-                settings,
-                loading: { make throws(TasksError) in try StandardErrorSilencer.silencing(unless: verbose, make) },
-                progress: { event in TrainingProgressDisplay.show(event, on: &line) })
+            report = try ClassifierTrainer.train(settings) { event in TrainingProgressDisplay.show(event, on: &line) }
         } catch {
             line.clear()
             StandardStreams.reportError(error)

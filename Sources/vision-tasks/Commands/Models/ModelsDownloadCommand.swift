@@ -115,10 +115,7 @@ struct ModelsDownloadCommand: ParsableCommand {
         let done = DispatchSemaphore(value: 0)
         let outcome = OutcomeBox()
         let check = isMediaPipeModel ? Self.classifierLoadCheck : ModelManager.loadCheck
-        // LiteRT's banner would land on the terminal in the middle of the output.
-        let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in
-            try StandardErrorSilencer.silencing(unless: false) { () throws(TasksError) in try check(candidate) }
-        }
+        let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in try check(candidate) }
         let progress = ModelDownloader.shared.download(request, settings: settings, loadCheck: loadCheck) {
             outcome.set($0)
             done.signal()

@@ -123,9 +123,7 @@ struct ModelsIndexCommand: ParsableCommand {
     /// A bundle that no client could install (a zip that is unsafe or holds no manifest at its
     /// root, a model that does not load as a labeler) is not published.
     private static func checkInstalls(_ url: URL, kind: ModelIndex.Kind, name: String) throws(TasksError) {
-        let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in
-            try StandardErrorSilencer.silencing(unless: false) { () throws(TasksError) in try ModelManager.loadCheck(candidate) }
-        }
+        let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in try ModelManager.loadCheck(candidate) }
         do throws(BundleUnpacking.Failure) {
             try BundleUnpacking.checkInstalls(
                 url, kind: kind, name: name, sizeLimit: DownloadSettings.defaultUnpackedSizeLimit, loadCheck: loadCheck)
