@@ -16,6 +16,9 @@ import TasksCommon
 /// runs on Linux and writes `.tflite` models.
 ///
 /// ```swift
+/// import Foundation
+/// import ImageClassifierTraining
+///
 /// var parameters = ImageClassifierTrainer.Parameters(
 ///     baseModelPath: "../shared/testdata/models/mobilenet_v1_1.0_224_quant_embedding_extractor.tflite")
 /// parameters.validation = .split(fraction: 0.1, seed: 1)
@@ -23,7 +26,7 @@ import TasksCommon
 ///     trainingData: .labeledDirectories(at: URL(fileURLWithPath: "../shared/testdata/datasets/clothing-small/train")),
 ///     parameters: parameters)
 /// print(classifier.trainingAccuracy, classifier.validationAccuracy ?? 0)
-/// try classifier.write(to: URL(fileURLWithPath: "clothes"))
+/// try classifier.write(to: URL(fileURLWithPath: "clothes-split"))
 /// ```
 public enum ImageClassifierTrainer {
     /// Where labelled photos are (Create ML's `MLImageClassifier.DataSource`).

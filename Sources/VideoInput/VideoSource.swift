@@ -13,7 +13,7 @@ import TasksCommon
 /// import VisionTasks
 ///
 /// let options = ImageClassifierOptions()
-/// options.baseOptions.modelAssetPath = "model.tflite"
+/// options.baseOptions.modelAssetPath = "../shared/testdata/models/mobilenet_v2_1.0_224_quant_labels.tflite"
 /// options.runningMode = .video
 /// options.maxResults = 1
 /// let classifier = try ImageClassifier(options: options)

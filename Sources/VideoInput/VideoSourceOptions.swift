@@ -2,10 +2,14 @@
 /// FFmpeg input format and options (as `ffmpeg -f FORMAT -OPTION VALUE -i URL` takes them).
 ///
 /// ```swift
-/// // Raw RGB frames on standard input, as `ffmpeg ... -f rawvideo -pix_fmt rgb24 -` writes them:
+/// import VideoInput
+///
+/// // Raw RGB frames, as `ffmpeg ... -f rawvideo -pix_fmt rgb24 frames.rgb` writes them (the
+/// // "Cameras, pipes and streams" article makes frames.rgb); "pipe:0" reads standard input.
 /// let options = VideoSourceOptions(timeoutInMilliseconds: 5_000, inputFormat: "rawvideo",
 ///                                  demuxerOptions: ["video_size": "640x480", "pixel_format": "rgb24", "framerate": "30"])
-/// let source = try VideoSource(url: "pipe:0", options: options)
+/// let source = try VideoSource(url: "frames.rgb", options: options)
+/// print(try source.nextFrame()?.timestampInMilliseconds ?? -1)
 /// ```
 ///
 /// The options are checked when a source opens: a timeout that is not positive, an unknown input
