@@ -27,6 +27,14 @@ struct MediaPipeIOSErrorPortTests {
         return options
     }
 
+    /// A live-stream classifier with its delegate (held weakly by the options: keep it alive).
+    func liveStreamClassifier() throws -> (ImageClassifier, Delegate) {
+        let options = options(runningMode: .liveStream)
+        let delegate = Delegate()
+        options.imageClassifierLiveStreamDelegate = delegate
+        return (try ImageClassifier(options: options), delegate)
+    }
+
     /// MediaPipe's `AssertEqualErrors`, with equality where it tests containment.
     func expectError(
         _ body: () throws -> Void, code: TasksErrorCode, description: String, sourceLocation: SourceLocation = #_sourceLocation
@@ -99,10 +107,7 @@ struct MediaPipeIOSErrorPortTests {
     }
 
     @Test func classifyFailsWithCallingWrongApiInLiveStreamMode() throws {
-        let options = options(runningMode: .liveStream)
-        let delegate = Delegate()
-        options.imageClassifierLiveStreamDelegate = delegate
-        let classifier = try ImageClassifier(options: options)
+        let (classifier, delegate) = try liveStreamClassifier()
         let image = try MPImage(contentsOf: TestData.image("burger.jpg"))
         expectError(
             { _ = try classifier.classify(image: image) }, code: .invalidArgumentError,
@@ -114,10 +119,7 @@ struct MediaPipeIOSErrorPortTests {
     }
 
     @Test func classifyWithOutOfOrderTimestampsAndLiveStreamModeFails() throws {
-        let options = options(runningMode: .liveStream)
-        let delegate = Delegate()
-        options.imageClassifierLiveStreamDelegate = delegate
-        let classifier = try ImageClassifier(options: options)
+        let (classifier, delegate) = try liveStreamClassifier()
         let image = try MPImage(contentsOf: TestData.image("burger.jpg"))
         try classifier.classifyAsync(image: image, timestampInMilliseconds: 1)
         expectError(
