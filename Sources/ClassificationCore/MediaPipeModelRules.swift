@@ -19,6 +19,11 @@ package enum MediaPipeModelRules {
             return
                 "Image classification tflite models are assumed to have a single subgraph (this one has \(file.subgraphCount))."
         }
+        // Not MediaPipe's words: it has none, it reads the list's first entry unchecked.
+        if file.metadata?.hasEmptySubgraphList == true {
+            return "The model's metadata has an empty subgraph_metadata list: MediaPipe 1.2.3 crashes (SIGSEGV) "
+                + "loading it, as it reads the list's first entry without checking."
+        }
         let subgraph = file.metadata?.subgraphs.first
         return inputRefusal(inputs, metadata: subgraph?.inputTensors.first)
             ?? outputRefusal(outputs, metadata: subgraph, files: file.associatedFiles)

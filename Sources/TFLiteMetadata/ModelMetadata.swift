@@ -28,6 +28,9 @@ package struct ModelMetadata: Equatable, Sendable {
     package var minParserVersion: String?
     /// `ModelMetadata.subgraph_metadata`; index 0 describes the main subgraph. Empty when absent.
     package var subgraphs: [SubGraphMetadata]
+    /// Whether `subgraph_metadata` is present but has no entry (which MediaPipe reads as if it
+    /// had one: see `MediaPipeModelRules`), as opposed to absent.
+    package var hasEmptySubgraphList = false
 
     /// Creates metadata from its parts (for tests and callers that build metadata by hand).
     package init(
@@ -75,7 +78,7 @@ package struct ModelMetadata: Equatable, Sendable {
             if let minParserVersion {
                 try Self.checkParserVersion(minParserVersion)
             }
-            return ModelMetadata(
+            var metadata = ModelMetadata(
                 name: try root.string(Schema.ModelMetadata.name, "name"),
                 description: try root.string(Schema.ModelMetadata.description, "description"),
                 version: try root.string(Schema.ModelMetadata.version, "version"),
@@ -84,6 +87,9 @@ package struct ModelMetadata: Equatable, Sendable {
                 minParserVersion: minParserVersion,
                 subgraphs: try root.tables(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata").map(
                     SubGraphMetadata.init(table:)))
+            metadata.hasEmptySubgraphList =
+                try root.vector(Schema.ModelMetadata.subgraphMetadata, "subgraph_metadata", elementSize: 4)?.count == 0
+            return metadata
         }
     }
 

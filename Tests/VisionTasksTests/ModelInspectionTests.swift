@@ -37,6 +37,31 @@ struct ModelInspectionTests {
                 == "Type mismatch for input tensor input. Requested one of these types: uint8/float32, got INT8.")
     }
 
+    /// MediaPipe 1.2.3 crashes on metadata whose subgraph_metadata is an empty list; the verdict
+    /// says so, and this package reads the model as one without subgraph metadata.
+    @Test func emptySubgraphMetadataListCrashesMediaPipe() throws {
+        var patcher = ModelPatcher(try TestData.bytes("models/mobilenet_v1_0.25_224_1_metadata_1.tflite"))
+        let empty = FB.table([0: .string("no subgraphs"), 3: .tables([]), 7: .string("1.0.0")])
+        patcher.replaceMetadata(with: FB.buffer(root: empty, identifier: "M001"))
+        let inspection = try ModelInspection(bytes: patcher.data)
+        #expect(inspection.metadata?.hasEmptySubgraphList == true)
+        #expect(
+            inspection.mediaPipeRefusal
+                == "The model's metadata has an empty subgraph_metadata list: MediaPipe 1.2.3 crashes (SIGSEGV) "
+                + "loading it, as it reads the list's first entry without checking.")
+        // Without tensor metadata the float model has no normalization: a clear error here.
+        #expect(
+            inspection.productRefusal
+                == "Input tensor has type float32: it requires specifying NormalizationOptions metadata to preprocess "
+                + "input images." + addNormalizationHint)
+    }
+
+    /// An absent list is not an empty one: MediaPipe reads that as no subgraph metadata.
+    @Test func absentSubgraphMetadataListIsNotEmpty() throws {
+        let metadata = try ModelMetadata(bytes: Data(FB.buffer(root: FB.table([0: .string("m")]), identifier: "M001")))
+        #expect(metadata.subgraphs.isEmpty && !metadata.hasEmptySubgraphList)
+    }
+
     @Test func labelCountMismatchIsReported() throws {
         let written = try ModelMetadataWriter.write(
             model: Data(ReshapeModel.bytes(outputShape: [1, 48])),
