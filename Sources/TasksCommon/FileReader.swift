@@ -23,6 +23,8 @@ package struct FileKind: Sendable, Equatable {
     package static let labels = FileKind(noun: "labels file", maximumByteCount: 64 << 20)
     /// Score calibration files packed into a model: 64 MiB, as label files.
     package static let scoreCalibration = FileKind(noun: "score calibration file", maximumByteCount: 64 << 20)
+    /// A file results are appended to (`--output`); never read whole, so no limit.
+    package static let output = FileKind(noun: "output file", maximumByteCount: .max)
 }
 
 /// Reads whole files with POSIX calls for every kind of input (images, models, manifests,

@@ -53,7 +53,7 @@ struct HelpTests {
     static let classifyOptions = [
         "--model", "--max-results", "--score-threshold", "--allow", "--deny", "--locale", "--threads", "--roi",
         "--rotation", "--format", "--report", "--verbose", "--decode", "--jobs", "--files-from", "-0", "--null", "--shard",
-        "--resume", "--no-progress", "-h", "--help",
+        "--resume", "--output", "--no-progress", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.
@@ -90,7 +90,7 @@ struct HelpTests {
     static let embeddingCommandOptions = [
         "embed": [
             "--model", "--l2-normalize", "--quantize", "--threads", "--roi", "--rotation", "--format", "--verbose", "--decode",
-            "--jobs", "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
+            "--jobs", "--files-from", "-0", "--null", "--shard", "--resume", "--output", "--no-progress", "-h", "--help",
         ],
         "similar": [
             "--model", "--query", "--top", "--embeddings", "--threads", "--roi", "--rotation", "--format", "--verbose",

@@ -209,7 +209,7 @@ struct LabelHelpTests {
     static let options = [
         "--manifest", "--model", "--remote", "--cache", "--confidence", "--max-results", "--format", "--report", "--verbose",
         "--jobs",
-        "--files-from", "-0", "--null", "--shard", "--resume", "--no-progress", "-h", "--help",
+        "--files-from", "-0", "--null", "--shard", "--resume", "--output", "--no-progress", "-h", "--help",
     ]
 
     /// The option names in the OPTIONS section: each line's leading `-x`/`--name` tokens.

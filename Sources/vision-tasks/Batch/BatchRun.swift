@@ -75,12 +75,13 @@ struct BatchRun {
 
 extension BatchRun {
     /// The images of a command: its arguments (folders expanded) or its `--files-from` list, with
-    /// `--shard` and `--resume` applied; nil after reporting on stderr a list or resume file
-    /// that cannot be opened.
+    /// `--shard` and `--resume` applied, once `--output` is standard output (`BatchOutputFile`);
+    /// nil after reporting on stderr a list, resume or output file that cannot be opened.
     /// - Throws: `UsageError` for a folder argument without images.
     static func source<Output: TaskOutput>(
         images: [FileSystemPath], options: BatchOptionGroup, output: Output.Type
     ) throws(UsageError) -> ImageSource? {
+        guard BatchOutputFile.prepare(options) else { return nil }
         do throws(TasksError) {
             return try ImageSource(
                 images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated, shard: options.shard,

@@ -4,7 +4,8 @@ import TasksCommon
 
 /// How classify and label go through many images: workers (`--jobs`), a list of paths read as
 /// it arrives (`--files-from`, `-0`), a deterministic share of the images (`--shard`), skipping
-/// the images an earlier run's output already has (`--resume`), and the progress line.
+/// the images an earlier run's output already has (`--resume`), appending to a jsonl file
+/// (`--output`), and the progress line.
 struct BatchOptionGroup: ParsableArguments {
     /// The number of cores, the default number of workers.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -48,10 +49,15 @@ struct BatchOptionGroup: ParsableArguments {
         name: "resume", valueName: "OUT.jsonl",
         help: "Skip the images that OUT.jsonl (an earlier run's jsonl output; missing: nothing to skip) has a result "
             + "for; images it has an error line for are tried again.")
+    static let output = Option<String?>(
+        name: "output", valueName: "FILE",
+        help: "Append the jsonl records to FILE (created when missing) instead of printing them. A partial last line, "
+            + "left by a run that was killed while writing, is removed first, so that every line of FILE parses: "
+            + "resume a job into one file with --resume FILE --output FILE.")
 
     static let optionTable = [
         jobs.definition, filesFrom.definition, nullSeparated.definition, shard.definition,
-        resume.definition, noProgress.definition,
+        resume.definition, output.definition, noProgress.definition,
     ]
 
     let jobs: Int
@@ -61,6 +67,8 @@ struct BatchOptionGroup: ParsableArguments {
     let nullSeparated: Bool
     let shard: Shard?
     let resume: String?
+    /// `--output`: the jsonl file the records are appended to, or nil for stdout.
+    let output: String?
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         jobs = try parsed.value(Self.jobs)
@@ -69,15 +77,20 @@ struct BatchOptionGroup: ParsableArguments {
         nullSeparated = parsed.isSet(Self.nullSeparated)
         shard = try parsed.value(Self.shard)
         resume = try parsed.value(Self.resume)
+        output = try parsed.value(Self.output)
         guard filesFrom != nil || !nullSeparated else { throw UsageError("-0 (--null) needs --files-from") }
     }
 
-    /// Checks the images and format against `--files-from`: images come from one place, and a
-    /// list is answered line by line. Returns the format to print: jsonl for a list when none was given.
+    /// Checks the images and format against `--files-from` and `--output`: images come from one
+    /// place, a list is answered line by line, and a file is appended jsonl records. Returns the
+    /// format to print: jsonl for a list or an output file when none was given.
     func format(_ format: OutputFormat, given: Bool, imageArguments: Int) throws(UsageError) -> OutputFormat {
+        if output != nil, given, format != .jsonl {
+            throw UsageError("--output appends jsonl records, one line per image; --format \(format.rawValue) cannot be appended")
+        }
         guard filesFrom != nil else {
             guard imageArguments > 0 else { throw UsageError("no image given") }
-            return format
+            return output == nil ? format : .jsonl
         }
         guard imageArguments == 0 else { throw UsageError("give images as arguments or with --files-from, not both") }
         guard !given || format == .jsonl else {
