@@ -101,7 +101,10 @@ struct OutputShapeTests {
     }
 
     /// Writes the models for the reference script when `SVT_WRITE_RESHAPE_MODELS` names a folder.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"] != nil))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"] != nil,
+            "opt in: SVT_WRITE_RESHAPE_MODELS=FOLDER writes the models for Tests/Reference/make_reshape_reference.py"))
     func writeModels() throws {
         let folder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SVT_WRITE_RESHAPE_MODELS"]!)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

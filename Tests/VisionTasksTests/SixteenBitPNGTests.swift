@@ -57,7 +57,10 @@ struct SixteenBitPNGTests {
     }
 
     /// Writes the picture for the reference script when `SVT_WRITE_PNG16` names a file.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SVT_WRITE_PNG16"] != nil))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SVT_WRITE_PNG16"] != nil,
+            "opt in: SVT_WRITE_PNG16=FILE writes the picture for Tests/Reference/make_png16_reference.py"))
     func writePicture() throws {
         let path = ProcessInfo.processInfo.environment["SVT_WRITE_PNG16"]!
         try Data(Self.picture()).write(to: URL(fileURLWithPath: path))
