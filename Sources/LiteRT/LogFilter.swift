@@ -1,26 +1,44 @@
 import Foundation
+import Synchronization
 import TasksCommon
 
-/// Keeps LiteRT's `INFO:` lines off stderr while a model is compiled (see `LiteRTLog`).
+/// Keeps LiteRT's announcement of its XNNPACK delegate off stderr (see `LiteRTLog`).
 ///
-/// libLiteRt.so writes them to descriptor 2 and exports no switch for them (its environment's
-/// minimum severity does not reach the XNNPACK delegate's logger). So, for the duration of
-/// the call, descriptor 2 points at an unlinked temporary file; afterwards it is restored and
-/// every line captured is written back to stderr except LiteRT's `INFO:` lines. Nothing another
-/// thread writes to stderr meanwhile is lost, only delayed. Compilations that filter take one
-/// process-wide lock, since descriptor 2 is process-wide.
+/// libLiteRt.so writes `INFO: Created TensorFlow Lite XNNPACK delegate for CPU.` to descriptor 2
+/// once per process, when it prepares its first model, and exports no switch for it (its
+/// environment's minimum severity does not reach that logger). So, while the process's first
+/// model compiles (milliseconds), descriptor 2 points at an unlinked temporary file; afterwards
+/// it is restored and everything captured is written back except that line. Later compilations
+/// run untouched, since LiteRT does not print it again. What another thread writes meanwhile is
+/// delayed, not dropped; only a process that ends, or a child process started, during those
+/// milliseconds writes where no one reads. Compilations that filter take one process-wide lock,
+/// since descriptor 2 is process-wide.
 enum LogFilter {
-    private static let lock = NSLock()
+    /// LiteRT's line, the only one dropped.
+    static let announcement = Data("INFO: Created TensorFlow Lite XNNPACK delegate for CPU.".utf8)
 
-    /// Runs `body` with LiteRT's `INFO:` lines filtered out of stderr, unless `LiteRTLog.isShown`.
-    /// When the redirection cannot be set up, `body` runs with stderr as it is.
+    private static let lock = NSLock()
+    /// Set once a compilation succeeded under the filter: LiteRT has announced its delegate.
+    private static let announced = Atomic<Bool>(false)
+
+    /// Runs `body` (which compiles a model) with LiteRT's announcement filtered out of stderr,
+    /// unless `LiteRTLog.isShown` or it was already made. When the redirection cannot be set
+    /// up, `body` runs with stderr as it is.
     static func filtering<Value>(_ body: () throws(TasksError) -> Value) throws(TasksError) -> Value {
-        guard !LiteRTLog.isShown else { return try body() }
+        guard !announced.load(ordering: .acquiring) else { return try body() }
+        guard !LiteRTLog.isShown else { return try announcing(body) }
         lock.lock()
         defer { lock.unlock() }
-        guard let capture = Capture() else { return try body() }
+        guard !announced.load(ordering: .acquiring), let capture = Capture() else { return try body() }
         defer { capture.finish() }
-        return try body()
+        return try announcing(body)
+    }
+
+    /// Runs a compilation; once one succeeded, LiteRT has made its announcement.
+    private static func announcing<Value>(_ body: () throws(TasksError) -> Value) throws(TasksError) -> Value {
+        let value = try body()
+        announced.store(true, ordering: .releasing)
+        return value
     }
 
     /// Descriptor 2 redirected to a temporary file, and the descriptor it had before.
@@ -42,7 +60,7 @@ enum LogFilter {
             self.saved = saved
         }
 
-        /// Restores descriptor 2 and writes back what was captured, less LiteRT's `INFO:` lines.
+        /// Restores descriptor 2 and writes back what was captured, less LiteRT's announcement.
         func finish() {
             fflush(nil)
             while dup2(saved, STDERR_FILENO) < 0, errno == EINTR {}
@@ -73,15 +91,14 @@ enum LogFilter {
         }
     }
 
-    /// `text` without the lines that start with LiteRT's `INFO: `, each kept line with its end.
+    /// `text` without LiteRT's announcement line, each kept line with its end.
     static func keptLines(of text: Data) -> Data {
-        let info = Data("INFO: ".utf8)
         var kept = Data()
         var lineStart = text.startIndex
         while lineStart < text.endIndex {
-            let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? text.endIndex
-            let line = text[lineStart..<lineEnd]
-            if !line.starts(with: info) { kept.append(line) }
+            let newline = text[lineStart...].firstIndex(of: UInt8(ascii: "\n"))
+            let lineEnd = newline.map { $0 + 1 } ?? text.endIndex
+            if text[lineStart..<(newline ?? text.endIndex)] != announcement { kept.append(text[lineStart..<lineEnd]) }
             lineStart = lineEnd
         }
         return kept

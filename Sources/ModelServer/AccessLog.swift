@@ -12,6 +12,7 @@ enum AccessLog {
             return
         }
         data.append(0x0A)
-        FileHandle.standardError.write(data)
+        // A closed or full stderr loses the log line; it must not stop the server (write(_:) traps).
+        try? FileHandle.standardError.write(contentsOf: data)
     }
 }

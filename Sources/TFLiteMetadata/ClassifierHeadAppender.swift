@@ -105,7 +105,7 @@ package enum ClassifierHeadAppender {
     private static func edited(
         _ model: Data, at feature: Int, head: DenseHead?, quantizedOutput: Bool
     ) throws(TasksError) -> Data {
-        let root = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
+        let root = try decodingModel(model, invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             try FlatBuffer(model).rootTable("Model")
         }
         let graph = try graph(of: model)
@@ -122,7 +122,7 @@ package enum ClassifierHeadAppender {
     }
 
     private static func graph(of model: Data) throws(TasksError) -> ModelGraph {
-        let graph = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
+        let graph = try decodingModel(model, invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             let root = try FlatBuffer(model).rootTable("Model")
             let count = try root.tables(Schema.Model.subgraphs, "subgraphs").count
             guard count == 1 else {

@@ -42,7 +42,7 @@ package struct ModelTensor: Equatable, Sendable {
     /// - Throws: `TasksError` invalidArgument "The model is not a valid TFLite model: <field>:
     ///   <why>" when an offset, length or tensor index is out of range.
     package static func tensors(inModel bytes: Data) throws(TasksError) -> (inputs: [ModelTensor], outputs: [ModelTensor]) {
-        try decodingFlatBuffer(invalid: "The model is not a valid TFLite model", subject: "the model's tensors") {
+        try decodingModel(bytes, invalid: "The model is not a valid TFLite model", subject: "the model's tensors") {
             try tensors(of: FlatBuffer(bytes).rootTable("Model"))
         }
     }

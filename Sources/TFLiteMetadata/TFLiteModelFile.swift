@@ -42,19 +42,14 @@ package struct TFLiteModelFile: Sendable {
     ///     zip is valid: asking for a file then throws `notFoundError`.
     package init(bytes: Data) throws(TasksError) {
         let metadataBytes: Data?
-        do {
-            (subgraphCount, metadataBytes) = try decodingFlatBuffer(
-                invalid: "The model is not a valid TFLite model", subject: "the model"
-            ) {
-                let model = try FlatBuffer(bytes).rootTable("Model")
-                // Open every subgraph table so that a corrupt subgraph list is reported here.
-                let subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
-                try Self.checkBuffers(of: model, in: bytes)
-                return (subgraphCount, try Self.metadataBuffer(of: model, in: bytes))
-            }
-        } catch {
-            // The identifier is optional in a model, so it is only consulted once parsing failed.
-            throw FileIdentifier.notAModelReason(bytes).map { .invalidArgument($0) } ?? error
+        (subgraphCount, metadataBytes) = try decodingModel(
+            bytes, invalid: "The model is not a valid TFLite model", subject: "the model"
+        ) {
+            let model = try FlatBuffer(bytes).rootTable("Model")
+            // Open every subgraph table so that a corrupt subgraph list is reported here.
+            let subgraphCount = try model.tables(Schema.Model.subgraphs, "subgraphs").count
+            try Self.checkBuffers(of: model, in: bytes)
+            return (subgraphCount, try Self.metadataBuffer(of: model, in: bytes))
         }
 
         metadata = try metadataBytes.map { (bytes) throws(TasksError) in try ModelMetadata(bytes: bytes) }

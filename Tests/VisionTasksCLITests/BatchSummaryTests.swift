@@ -9,6 +9,18 @@ import Testing
 struct BatchSummaryTests {
     static let photos = TestData.image("burger.jpg").deletingLastPathComponent().path
 
+    /// A closed stderr loses the summary (and any warning) but not the run.
+    @Test(arguments: ["2>&-", "2>/dev/full"])
+    func unwritableStandardErrorIsNotFatal(redirection: String) async throws {
+        let tool = try #require(VisionTasksTool.executable, "the vision-tasks executable was not built")
+        let command =
+            "'\(tool.path)' classify --model '\(Fixture.quantModel)' --format jsonl '\(Fixture.burger)' "
+            + "'\(Fixture.image("cat.jpg"))' \(redirection)"
+        let run = try await ExternalProgram.run("/bin/sh", ["-c", command])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.text.split(separator: "\n").count == 2, "both records: \(run.text)")
+    }
+
     /// The folder of the 12 shared photos and a missing file, in each command and format.
     @Test(arguments: [
         ["classify", "--model", Fixture.quantModel],

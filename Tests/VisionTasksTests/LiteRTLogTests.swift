@@ -13,6 +13,8 @@ struct LiteRTLogTests {
 
     @Test func creatingAClassifierIsQuietUnlessAsked() async throws {
         if ProcessInfo.processInfo.environment[Self.childVariable] != nil {
+            // Two: LiteRT announces itself at the first only, and the second is not redirected.
+            _ = try ImageClassifier(modelPath: TestData.model("mobilenet_v1_0.25_224_quant.tflite").path)
             _ = try ImageClassifier(modelPath: TestData.model("mobilenet_v1_0.25_224_quant.tflite").path)
             FileHandle.standardError.write(Data("stderr still works\n".utf8))
             return
@@ -24,7 +26,7 @@ struct LiteRTLogTests {
         #expect(quiet.status == 0 && shown.status == 0, "\(quiet.printed)\n\(shown.printed)")
         #expect(!quiet.printed.contains(Self.xnnpackLine), "\(quiet.printed)")
         #expect(quiet.printed.contains("stderr still works"), "\(quiet.printed)")
-        #expect(shown.printed.contains(Self.xnnpackLine), "\(shown.printed)")
+        #expect(shown.printed.components(separatedBy: Self.xnnpackLine).count == 2, "once: \(shown.printed)")
     }
 
 }

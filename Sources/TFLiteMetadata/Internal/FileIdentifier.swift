@@ -39,3 +39,17 @@ enum FileIdentifier {
         }.joined(separator: " ")
     }
 }
+
+/// `decodingFlatBuffer` for a whole model file: when the FlatBuffer does not parse and the file
+/// lacks the "TFL3" identifier too, the error says the file is not a TFLite model (with its
+/// identifier and format) rather than where parsing stopped. Errors `body` raises for other
+/// reasons pass through.
+func decodingModel<T>(_ bytes: Data, invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
+    do {
+        return try decodingFlatBuffer(invalid: invalid, subject: subject, body)
+    } catch {
+        // The identifier is optional in a model, so it is only consulted once parsing failed.
+        guard error.reason.hasPrefix(invalid), let reason = FileIdentifier.notAModelReason(bytes) else { throw error }
+        throw .invalidArgument(reason)
+    }
+}

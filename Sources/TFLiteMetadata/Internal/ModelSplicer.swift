@@ -22,7 +22,7 @@ enum ModelSplicer {
     ///   keeps weights outside the FlatBuffer (models over 2 GB, which this writer does not
     ///   move), has `Model` fields newer than this schema, or when the result passes 2 GiB.
     static func splice(model bytes: Data, metadata: [UInt8], files: [(name: String, contents: Data)]) throws(TasksError) -> Data {
-        let root = try decodingFlatBuffer(invalid: "The model is not a valid TFLite model", subject: "the model") {
+        let root = try decodingModel(bytes, invalid: "The model is not a valid TFLite model", subject: "the model") {
             try newRoot(of: FlatBuffer(bytes).rootTable("Model"), metadata: metadata)
         }
         let prefix = FlatBufferValue.prefix(root: root, identifier: "TFL3", followingAlignment: shiftAlignment)

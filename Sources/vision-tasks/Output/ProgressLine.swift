@@ -102,6 +102,6 @@ struct ProgressLine {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.writeError(Data(text.utf8))
     }
 }

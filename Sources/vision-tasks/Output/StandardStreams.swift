@@ -32,7 +32,13 @@ enum StandardStreams {
 
     /// Writes one line to standard error.
     static func warn(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeError(Data((line + "\n").utf8))
+    }
+
+    /// Writes bytes to standard error, ignoring a failure: a closed or full stderr loses the
+    /// messages but must not stop the work (`FileHandle.write(_:)` would trap).
+    static func writeError(_ data: Data) {
+        try? FileHandle.standardError.write(contentsOf: data)
     }
 
     /// Prints "error: CODE: message" on stderr; the message names its subject (the model,

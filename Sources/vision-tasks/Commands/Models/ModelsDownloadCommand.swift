@@ -179,13 +179,13 @@ struct DownloadProgressLine {
             total > 0
             ? "\(name): \(Int(100 * done / total))% (\(done / 1000) of \(total / 1000) kB)"
             : "\(name): \(done / 1000) kB"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        StandardStreams.writeError(Data("\r\u{1B}[K\(text)".utf8))
         shown = true
     }
 
     mutating func clear() {
         guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStreams.writeError(Data("\r\u{1B}[K".utf8))
         shown = false
     }
 }
