@@ -151,6 +151,13 @@ private struct DownloadJob: Sendable {
                     "\(indexURL.absoluteString) lists no model \"\(name)\" (it lists \(index.models.keys.sorted().joined(separator: ", ")))."
                 )
             }
+            // The transfer would refuse such a bundle anyway, but only after requesting it.
+            guard entry.size <= settings.unpackedSizeLimit else {
+                throw .download(
+                    .resourceExhaustedError, step: .index, model: name,
+                    "\(indexURL.absoluteString) gives model \"\(name)\" the size \(entry.size) bytes, over the limit of "
+                        + "\(settings.unpackedSizeLimit) bytes for a bundle (ModelManager.unpackedSizeLimit).")
+            }
             guard let url = URL(string: entry.file, relativeTo: base)?.absoluteURL else {
                 throw .download(.invalidArgumentError, step: .index, model: name, "\"\(entry.file)\" is not a URL path.")
             }
