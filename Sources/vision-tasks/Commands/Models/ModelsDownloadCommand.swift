@@ -156,7 +156,8 @@ struct ModelsDownloadCommand: ParsableCommand {
             return 0
         case .failure(let error):
             StandardStreams.reportError(error)
-            return interrupted && error.code == .cancelledError ? 130 : 1
+            // Ctrl-C during a wait between retries ends with the last attempt's error: still 130.
+            return interrupted ? 130 : 1
         }
     }
 
