@@ -12,7 +12,8 @@ RUN ./scripts/bootstrap \
 
 FROM debian:12-slim
 # The runtime libraries of the -dev packages scripts/bootstrap installs (libssl3: libcrypto for model
-# downloads; libcurl4 and libxml2 for the statically linked FoundationNetworking and FoundationXML),
+# downloads; libcurl4: model transfers, and with libxml2 the statically linked FoundationNetworking and
+# FoundationXML),
 # liblbfgs0 and libopenblas0 for `train`, and LiteRT from the build stage.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

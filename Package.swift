@@ -34,7 +34,11 @@ let package = Package(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "CHTTPDaemon", dependencies: ["CMicroHTTPD"]),
-        .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "TasksCommon"]),
+        // libcurl: model downloads, with callbacks that stop a transfer at once (see CurlHandle).
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "CCurl", "TasksCommon"]),
         // liblbfgs and OpenBLAS's CBLAS: the optimizer and the matrix products of the training solver.
         .systemLibrary(
             name: "CLBFGS", path: "Sources/CLBFGS", pkgConfig: "liblbfgs",

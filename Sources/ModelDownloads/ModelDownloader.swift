@@ -39,7 +39,10 @@ package struct CompletedDownload: Sendable {
 /// current, removes the staging folder and reports a `TasksError` whose subject is the model and
 /// whose reason names the step. A download of a model while one of the same model into the same
 /// cache is under way joins it: the call returns the running download's `Progress`, and the
-/// first call's completion reports the outcome.
+/// first call's completion reports the outcome. Across processes, downloads of one model into
+/// one cache take turns under the model's `ModelLock`: the later one then finds the model
+/// current and fetches nothing. A download removes the temporaries that dead processes left
+/// in the model's folder.
 package final class ModelDownloader: Sendable {
     /// The downloads of this process.
     package static let shared = ModelDownloader()
@@ -50,10 +53,15 @@ package final class ModelDownloader: Sendable {
     private let running = Mutex<[String: Progress]>([:])
 
     /// Starts downloading (or joins the running download of) `request` with `settings`.
+    /// - Parameters:
+    ///   - whileWaiting: called, on the download's thread, when the download must wait for
+    ///     another process's download or install of the model to finish.
     /// - Returns: the progress in bytes of the bundle (its total is set once the size is known)
-    ///   and whether this call started the download (false: it joined one).
+    ///   and whether this call started the download (false: it joined one). Cancelling the
+    ///   progress ends the download with a cancelled error, also while it waits.
     package func download(
         _ request: ModelRequest, settings: DownloadSettings, loadCheck: @escaping LoadCheck,
+        whileWaiting: @escaping @Sendable () -> Void = {},
         completion: @escaping @Sendable (Result<CompletedDownload, TasksError>) -> Void
     ) -> (progress: Progress, started: Bool) {
         let key = ModelStore(root: settings.cacheDirectory).folder(request.name).standardizedFileURL.path
@@ -64,7 +72,8 @@ package final class ModelDownloader: Sendable {
             return (progress, true)
         }
         guard started else { return (progress, false) }
-        let job = DownloadJob(request: request, settings: settings, progress: progress, loadCheck: loadCheck)
+        let job = DownloadJob(
+            request: request, settings: settings, progress: progress, loadCheck: loadCheck, whileWaiting: whileWaiting)
         let thread = Thread {
             let outcome = Result { () throws(TasksError) in try job.run() }
             _ = self.running.withLock { $0.removeValue(forKey: key) }
@@ -82,6 +91,7 @@ private struct DownloadJob: Sendable {
     let settings: DownloadSettings
     let progress: Progress
     let loadCheck: ModelDownloader.LoadCheck
+    let whileWaiting: @Sendable () -> Void
 
     private var name: String { request.name }
     private var store: ModelStore { ModelStore(root: settings.cacheDirectory) }
@@ -90,7 +100,11 @@ private struct DownloadJob: Sendable {
         if let problem = ModelName.problem(name) {
             throw .invalidArgument("cannot download \"\(name)\": \(problem)", subject: .remoteModel(name))
         }
-        let staging = try store.makeStagingFolder(name)
+        let lock = try store.lock(name, whileBusy: whileWaiting, isCancelled: { [progress] in progress.isCancelled })
+        // Held until the clean-up below is done (the first defer runs last).
+        defer { withExtendedLifetime(lock) {} }
+        store.removeTemporaries(of: name, holding: lock)
+        let staging = try store.makeStagingFolder(name, holding: lock)
         defer {
             try? FileManager.default.removeItem(at: staging)
             // A first download that failed leaves no empty model folder (rmdir keeps a non-empty one).
@@ -116,8 +130,12 @@ private struct DownloadJob: Sendable {
         } catch {
             throw .download(error.code, step: error.step, model: name, error.reason)
         }
+        // Unpacking and the load check do not poll the cancellation: a cancelled download must not install.
+        if progress.isCancelled {
+            throw .download(.cancelledError, step: .install, model: name, "the download was cancelled.")
+        }
         let installed = try store.install(
-            unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind)
+            unpacked, name: name, version: candidate.version, sha256: outcome.sha256, kind: kind, holding: lock)
         return CompletedDownload(model: installed, fetched: true)
     }
 
@@ -150,6 +168,13 @@ private struct DownloadJob: Sendable {
                     .notFoundError, step: .index, model: name,
                     "\(indexURL.absoluteString) lists no model \"\(name)\" (it lists \(index.models.keys.sorted().joined(separator: ", ")))."
                 )
+            }
+            // The transfer would refuse such a bundle anyway, but only after requesting it.
+            guard entry.size <= settings.unpackedSizeLimit else {
+                throw .download(
+                    .resourceExhaustedError, step: .index, model: name,
+                    "\(indexURL.absoluteString) gives model \"\(name)\" the size \(entry.size) bytes, over the limit of "
+                        + "\(settings.unpackedSizeLimit) bytes for a bundle (ModelManager.unpackedSizeLimit).")
             }
             guard let url = URL(string: entry.file, relativeTo: base)?.absoluteURL else {
                 throw .download(.invalidArgumentError, step: .index, model: name, "\"\(entry.file)\" is not a URL path.")

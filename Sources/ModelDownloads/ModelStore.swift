@@ -32,8 +32,10 @@ package struct InstalledModel: Sendable, Equatable, Codable {
 /// Installing renames a complete version folder into place and then replaces `current` by
 /// renaming a new pointer over it, so a reader sees the old version or the new one, never a
 /// mix. The previous version's folder is kept (a labeler being created from it can finish
-/// reading); older ones are removed. Installs of one model take turns, across processes too,
-/// under an exclusive `flock(2)` on `<root>/<name>/`.
+/// reading); older ones are removed. Downloads and installs of one model take turns, across
+/// processes too, under an exclusive `flock(2)` on `<root>/<name>/` (`ModelLock`). The lock
+/// decides what is stale: whoever holds it owns every temporary in the folder, so temporaries
+/// found by a holder were left by a process that died (SIGKILL) and are removed.
 package struct ModelStore: Sendable {
     /// The cache's root folder.
     package let root: URL
@@ -65,29 +67,33 @@ package struct ModelStore: Sendable {
         return names.sorted().compactMap { ModelName.problem($0) == nil ? installed($0) : nil }
     }
 
-    /// A new, empty staging folder for a download of `name`.
-    package func makeStagingFolder(_ name: String) throws(TasksError) -> URL {
+    /// A new, empty staging folder for a download of `name`, whose lock the caller holds.
+    package func makeStagingFolder(_ name: String, holding lock: ModelLock) throws(TasksError) -> URL {
         let staging = folder(name).appendingPathComponent(".staging-\(UUID().uuidString)", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        } catch {
-            throw .download(
-                .permissionDeniedError, step: .install, model: name,
-                "cannot create \(staging.path): \(Self.obstacle(to: staging) ?? error.localizedDescription)")
-        }
+        try Self.createFolder(staging, model: name)
         return staging
     }
 
-    /// Moves the complete folder `unpacked` into place as the current version of `name`.
+    /// Creates `url` and its ancestors.
+    /// - Throws: permissionDenied at step install, naming a file in the way.
+    private static func createFolder(_ url: URL, model name: String) throws(TasksError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw .download(
+                .permissionDeniedError, step: .install, model: name,
+                "cannot create \(url.path): \(obstacle(to: url) ?? error.localizedDescription)")
+        }
+    }
+
+    /// Moves the complete folder `unpacked` into place as the current version of `name`, whose
+    /// lock the caller holds (without it, one install's clean-up could remove the folder another
+    /// has moved into place but not yet pointed `current` at).
     /// - Throws: `TasksError` of step install when a rename fails; the previous version is then
     ///   still current.
     package func install(
-        _ unpacked: URL, name: String, version: Int, sha256: String, kind: ModelIndex.Kind
+        _ unpacked: URL, name: String, version: Int, sha256: String, kind: ModelIndex.Kind, holding lock: ModelLock
     ) throws(TasksError) -> InstalledModel {
-        // Installs of one model by several processes take turns: otherwise one's clean-up could
-        // remove the folder another has moved into place but not yet pointed `current` at.
-        let lock = try lockFolder(name)
-        defer { close(lock) }
         let previous = installed(name)
         let id = UUID().uuidString.prefix(8).lowercased()
         let directory = folder(name).appendingPathComponent("v\(version)-\(sha256.prefix(12))-\(id)", isDirectory: true)
@@ -122,23 +128,71 @@ package struct ModelStore: Sendable {
         return present
     }
 
-    /// An exclusive `flock(2)` on the model's folder (which holds the staging folder, so exists),
-    /// released by closing the returned descriptor.
-    private func lockFolder(_ name: String) throws(TasksError) -> Int32 {
-        let descriptor = open(folder(name).path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .download(
-                .internalError, step: .install, model: name,
-                "cannot open \(folder(name).path) to lock it: \(String(cString: strerror(errno)))")
-        }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                let reason = String(cString: strerror(errno))
-                close(descriptor)
-                throw .download(.internalError, step: .install, model: name, "cannot lock \(folder(name).path): \(reason)")
+    /// Takes the exclusive lock of `name`'s folder, creating the folder, waiting while another
+    /// download or install holds it. `whileBusy` is called once when it must wait; `isCancelled`
+    /// is polled while it waits.
+    /// - Throws: cancelled when `isCancelled` turns true; permissionDenied when the folder cannot
+    ///   be created; internal when it cannot be locked.
+    package func lock(
+        _ name: String, whileBusy: () -> Void = {}, isCancelled: () -> Bool = { false }
+    ) throws(TasksError) -> ModelLock {
+        var announced = false
+        while true {
+            try Self.createFolder(folder(name), model: name)
+            if let lock = try tryLock(name) { return lock }
+            if isCancelled() {
+                throw .download(
+                    .cancelledError, step: .index, model: name, "cancelled while waiting for another download of the model.")
             }
+            if !announced {
+                whileBusy()
+                announced = true
+            }
+            // flock has no timed wait; a blocking one could not notice the cancellation.
+            Thread.sleep(forTimeInterval: 0.05)
         }
-        return descriptor
+    }
+
+    /// The lock of `name`'s folder when no one holds it, else nil (also when the folder is gone).
+    /// - Throws: internal when the folder cannot be opened or locked for another reason.
+    package func tryLock(_ name: String) throws(TasksError) -> ModelLock? {
+        let path = folder(name).path
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .download(
+                .internalError, step: .install, model: name, "cannot open \(path) to lock it: \(String(cString: strerror(errno)))"
+            )
+        }
+        let lock = ModelLock(descriptor: descriptor)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw .download(
+                    .internalError, step: .install, model: name, "cannot lock \(path): \(String(cString: strerror(errno)))")
+            }
+            return nil
+        }
+        // A holder may have removed the folder (a failed first download, a delete) before this
+        // lock was granted: a lock on a removed folder guards nothing.
+        return lock.isOnFolder(atPath: path) ? lock : nil
+    }
+
+    /// Removes the temporaries (staging folders, pointers being written) of `name`: with its lock
+    /// held, no live process owns any.
+    package func removeTemporaries(of name: String, holding lock: ModelLock) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder(name).path)) ?? []
+        for entry in entries where entry.hasPrefix(".staging-") || entry.hasPrefix(".\(Self.pointerName)-") {
+            try? FileManager.default.removeItem(at: folder(name).appendingPathComponent(entry))
+        }
+    }
+
+    /// Removes the temporaries of every model that no download or install holds now: those left
+    /// by processes that died.
+    package func removeStaleTemporaries() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        for name in names where ModelName.problem(name) == nil {
+            if let lock = try? tryLock(name) { removeTemporaries(of: name, holding: lock) }
+        }
     }
 
     /// The file in the way of creating the folder `url`: the nearest existing ancestor when it

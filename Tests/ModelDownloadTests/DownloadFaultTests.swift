@@ -8,7 +8,7 @@ import Testing
 /// A broken version 2 (or a broken server), published after version 1 is installed.
 enum DownloadFault: String, CaseIterable, Sendable {
     case serverDown, notFound, serverError, droppedMidBody, stall, wrongSHA256, truncatedZip
-    case parentEntry, absoluteEntry, symlinkEntry, zipBomb, corruptModel, indexNotJSON
+    case parentEntry, absoluteEntry, symlinkEntry, duplicateEntry, zipBomb, corruptModel, indexNotJSON
 
     /// The error code and the message fragment the failure notification must carry.
     var expected: (code: TasksErrorCode, fragment: String) {
@@ -23,6 +23,8 @@ enum DownloadFault: String, CaseIterable, Sendable {
         case .parentEntry: (.invalidArgumentError, #"step unpack: the bundle has an entry named "../evil.txt""#)
         case .absoluteEntry: (.invalidArgumentError, #"step unpack: the bundle has an entry named "/tmp/evil.txt""#)
         case .symlinkEntry: (.invalidArgumentError, #"step unpack: the bundle's entry "dict.txt" is a symbolic link"#)
+        case .duplicateEntry:
+            (.invalidArgumentError, #"step unpack: the bundle has two entries named "model.tflite"; each name appears once"#)
         case .zipBomb: (.resourceExhaustedError, "step unpack: the bundle unpacks to more than 8388608 bytes")
         case .corruptModel: (.invalidArgumentError, "step load: bundle's model.tflite: The file is not a TFLite model")
         case .indexNotJSON: (.invalidArgumentError, "step index: ")
@@ -62,6 +64,8 @@ enum DownloadFault: String, CaseIterable, Sendable {
             try publish(
                 good.filter { $0["name"] as? String != "dict.txt" } + [["name": "dict.txt", "symlink": "/etc/passwd"]], on: server
             )
+        case .duplicateEntry:
+            try publish(good + [["name": "model.tflite", "text": "a second model"]], on: server)
         case .zipBomb:
             try publish(good + [["name": "padding.bin", "zeros": 64 << 20]], on: server)
         case .corruptModel:

@@ -3,11 +3,11 @@ import ModelDownloads
 import TestSupport
 import Testing
 
-/// `ModelStore.install` called concurrently, as by several `vision-tasks models download`
-/// processes sharing one cache.
+/// `ModelStore.install` called concurrently under the model's lock, as by several
+/// `vision-tasks models download` processes sharing one cache.
 struct ModelStoreTests {
-    /// Every round, eight installs of one model at once all succeed and leave `current`
-    /// pointing at a version folder that exists (before installs took turns, one install's
+    /// Every round, eight installs of one model at once, each taking the lock, all succeed and
+    /// leave `current` pointing at a version folder that exists (before installs took turns, one install's
     /// clean-up removed the folder another had just moved into place, so the model read as not
     /// downloaded although every install had succeeded).
     @Test func concurrentInstallsLeaveAnInstalledModel() throws {
@@ -17,14 +17,16 @@ struct ModelStoreTests {
         let digest = String(repeating: "ab", count: 32)
         for round in 0..<20 {
             let staged = try (0..<8).map { _ in
-                let staging = try store.makeStagingFolder("m")
+                let staging = store.folder("m").appendingPathComponent("staged-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
                 try Data("model".utf8).write(to: staging.appendingPathComponent(ModelStore.modelFileName))
                 return staging
             }
             let failures = Locked(0)
             DispatchQueue.concurrentPerform(iterations: staged.count) { index in
                 do {
-                    _ = try store.install(staged[index], name: "m", version: 1, sha256: digest, kind: .tflite)
+                    let lock = try store.lock("m")
+                    _ = try store.install(staged[index], name: "m", version: 1, sha256: digest, kind: .tflite, holding: lock)
                 } catch {
                     failures.withLock { $0 += 1 }
                 }

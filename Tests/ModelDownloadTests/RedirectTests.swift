@@ -37,6 +37,37 @@ extension ModelManagerSuites {
             #expect(fixture.temporaries == [])
         }
 
+        /// A redirect to another scheme fails the download before any byte is stored, though
+        /// swift-corelibs-foundation resolved `file:///etc/hostname` into a path on the same
+        /// server (served here, so that following it would install it).
+        @Test func redirectToAnotherSchemeIsRefused() async throws {
+            let fixture = try DownloadFixture()
+            try fixture.publishAutoML(version: 1)
+            #expect(await fixture.download() == .succeeded)
+            let before = try #require(fixture.installed)
+
+            try fixture.publishAutoML(version: 2)
+            let etc = fixture.server.root.appendingPathComponent("etc", isDirectory: true)
+            try FileManager.default.createDirectory(at: etc, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: fixture.server.root.appendingPathComponent("flowers-v2.zip"), to: etc.appendingPathComponent("hostname"))
+            try fixture.server.inject("redirect:file:///etc/hostname", at: "/flowers-v2.zip")
+            let event = await fixture.download()
+            guard case .failed(let error) = event else {
+                Issue.record("expected a failure, got \(String(describing: event))")
+                return
+            }
+            #expect(error.code == .permissionDeniedError, "\(error)")
+            #expect(
+                error.message.contains(
+                    "flowers: download failed at step transfer: \(fixture.server.baseURL.absoluteString)flowers-v2.zip "
+                        + "redirects to file:///etc/hostname, another origin"),
+                "\(error)")
+            #expect(fixture.server.requestCount("/etc/hostname") == 0)
+            #expect(fixture.installed == before)
+            #expect(fixture.temporaries == [])
+        }
+
         /// A redirect within the source is followed.
         @Test func redirectWithinTheSourceIsFollowed() async throws {
             let fixture = try DownloadFixture()

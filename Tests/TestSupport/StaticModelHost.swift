@@ -51,9 +51,26 @@ public final class StaticModelHost: @unchecked Sendable {
     }
 
     /// Makes requests for `path` (such as "/flowers-v2.zip") fail with `fault`: "500", "drop", "stall", "no-length",
-    /// or "redirect:URL" (a 302 to URL).
+    /// "redirect:URL" (a 302 to URL), "hold" (half the body, the rest after `release()`), "flood" (zeros without
+    /// Content-Length, up to 1 GiB) or "flood-length" (the same, announced).
     public func inject(_ fault: String, at path: String) throws {
         try JSONSerialization.data(withJSONObject: [path: fault]).write(to: folder.appendingPathComponent("faults.json"))
+    }
+
+    /// Lets every "hold" request, waiting or to come, send the rest of its body.
+    public func release() throws {
+        try Data().write(to: folder.appendingPathComponent("release"))
+    }
+
+    /// The bytes a "flood" request for `path` managed to send before the client stopped reading,
+    /// or nil while none has ended.
+    public func floodedBytes(_ path: String) -> Int? {
+        let log = (try? String(contentsOf: folder.appendingPathComponent("sent.log"), encoding: .utf8)) ?? ""
+        let counts = log.split(separator: "\n").compactMap { line -> Int? in
+            let fields = line.split(separator: " ")
+            return fields.count == 2 && fields[0] == path ? Int(fields[1]) : nil
+        }
+        return counts.last
     }
 
     /// How many requests for `path` the server has received.

@@ -4,8 +4,11 @@
     model_server.py serve ROOT   serves ROOT on 127.0.0.1 at a free port, prints the port on
                                  the first line of stdout, appends "PATH" to ROOT/../requests.log
                                  for every request, and applies ROOT/../faults.json
-                                 ({"/path": "500" | "drop" | "stall" | "no-length" | "redirect:URL"}) read at each
-                                 request.
+                                 ({"/path": "500" | "drop" | "stall" | "no-length" | "redirect:URL" | "hold" |
+                                 "flood" | "flood-length"}) read at each request. "hold" sends half the body
+                                 and the rest once ROOT/../release exists; "flood" streams zeros without
+                                 Content-Length, "flood-length" announcing them, up to 1 GiB, and both append
+                                 "PATH BYTES" to ROOT/../sent.log once the client stops reading.
                                  Stops when stdin closes or on SIGTERM.
     model_server.py zip OUT SPEC writes the zip OUT from the JSON list SPEC of entries:
                                  {"name", "file": path} | {"name", "text"} |
@@ -16,6 +19,7 @@ import json
 import os
 import sys
 import threading
+import time
 import zipfile
 
 
@@ -36,6 +40,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.partial_body(stall=fault == "stall")
         elif fault == "no-length":
             self.unannounced_body()
+        elif fault == "hold":
+            self.held_body(state)
+        elif fault in ("flood", "flood-length"):
+            self.flood(state, announced=fault == "flood-length")
         elif fault and fault.startswith("redirect:"):
             self.send_response(302)
             self.send_header("Location", fault[len("redirect:"):])
@@ -67,6 +75,43 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 pass
         self.close_connection = True
 
+
+    def held_body(self, state):
+        with open(self.translate_path(self.path), "rb") as file:
+            body = file.read()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        release = os.path.join(state, "release")
+        while not os.path.exists(release):
+            time.sleep(0.01)
+        self.wfile.write(body[len(body) // 2 :])
+        self.wfile.flush()
+
+    def flood(self, state, announced):
+        limit = 1 << 30
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        if announced:
+            self.send_header("Content-Length", str(limit))
+        else:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        sent = 0
+        chunk = bytes(1 << 16)
+        try:
+            while sent < limit:
+                self.wfile.write(chunk)
+                sent += len(chunk)
+            self.wfile.flush()
+        except OSError:
+            pass
+        with open(os.path.join(state, "sent.log"), "a") as log:
+            log.write("%s %d\n" % (self.path, sent))
+        self.close_connection = True
 
     def unannounced_body(self):
         # The whole body, delimited by closing the connection, without Content-Length.

@@ -6,7 +6,7 @@ import Testing
 /// `models index`, into a temporary cache.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct ModelsCommandTests {
-    final class Site {
+    final class Site: Sendable {
         let server: StaticModelHost
         let cache: URL
         var environment: [String: String] {

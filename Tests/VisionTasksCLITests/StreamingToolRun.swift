@@ -113,6 +113,11 @@ final class StreamingToolRun: @unchecked Sendable {
     /// The process's id (to read /proc/PID while it runs).
     var processIdentifier: Int32 { process.processIdentifier }
 
+    /// What the process has written to stderr so far.
+    var stderrSoFar: String {
+        String(decoding: (try? Data(contentsOf: stderrURL)) ?? Data(), as: UTF8.self)
+    }
+
     /// The complete lines of stdout so far.
     var linesSoFar: [Line] { state.withLock { received } }
 

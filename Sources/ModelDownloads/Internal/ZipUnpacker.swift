@@ -10,7 +10,8 @@ import TasksCommon
 /// `..`, a backslash or are empty; symbolic links and any entry whose Unix mode is neither a
 /// regular file nor a directory; a total of unpacked bytes over the limit, counted as the bytes
 /// are read (the sizes the zip declares are not trusted); and, through libzip's CRC check, a
-/// corrupt entry. Files are created with `O_EXCL | O_NOFOLLOW`, so two entries with one name fail.
+/// corrupt entry; two entries with one name (named in the refusal). Files are created with
+/// `O_EXCL | O_NOFOLLOW`, so nothing unpacked can replace another file.
 enum ZipUnpacker {
     /// A reason for refusing the bundle, with the error code it reports.
     struct Refusal: Error {
@@ -25,6 +26,10 @@ enum ZipUnpacker {
         var errorCode: Int32 = 0
         // +1, ours: discarded below.
         guard let archive = zip_open(zip.path, ZIP_RDONLY | ZIP_CHECKCONS, &errorCode) else {
+            if errorCode == ZIP_ER_EXISTS, let name = duplicateName(in: zip) {
+                throw Refusal(
+                    code: .invalidArgumentError, reason: "the bundle has two entries named \"\(name)\"; each name appears once")
+            }
             var error = zip_error_t()
             zip_error_init_with_code(&error, errorCode)
             defer { zip_error_fini(&error) }
@@ -39,6 +44,23 @@ enum ZipUnpacker {
         for index in 0..<UInt64(count) {
             try unpackEntry(archive, index: index, into: folder, budget: &budget, sizeLimit: sizeLimit)
         }
+    }
+
+    /// The first entry name that appears twice in `zip`: libzip's consistency check refuses such a
+    /// zip without naming the entry, so the zip is opened again without the check to find it.
+    private static func duplicateName(in zip: URL) -> String? {
+        var errorCode: Int32 = 0
+        // +1, ours: discarded below.
+        guard let archive = zip_open(zip.path, ZIP_RDONLY, &errorCode) else { return nil }
+        defer { zip_discard(archive) }
+        var seen: Set<String> = []
+        for index in 0..<UInt64(max(0, zip_get_num_entries(archive, 0))) {
+            // Borrowed: the name belongs to the archive; copied at once.
+            guard let rawName = zip_get_name(archive, index, ZIP_FL_ENC_GUESS) else { continue }
+            let name = String(cString: rawName)
+            if !seen.insert(name).inserted { return name }
+        }
+        return nil
     }
 
     private static func unpackEntry(
@@ -107,7 +129,7 @@ enum ZipUnpacker {
         guard descriptor >= 0 else {
             throw Refusal(
                 code: .invalidArgumentError,
-                reason: "cannot create \"\(name)\" (a duplicate entry?): \(String(cString: strerror(errno)))")
+                reason: "cannot create \"\(name)\": \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

@@ -17,6 +17,12 @@ extension StaticModelHost {
         try ModelIndex(models: models).jsonData().write(to: root.appendingPathComponent(ModelIndex.fileName))
     }
 
+    /// The size in bytes of `file` in the served folder.
+    func fileSize(_ file: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(file).path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? -1
+    }
+
     /// The entries of an AutoML export of the shared flowers model, with `labels` in dict.txt.
     static func automlEntries(labels: [String] = AutoMLBundle.labels, model: URL = AutoMLBundle.model) -> [[String: Any]] {
         [

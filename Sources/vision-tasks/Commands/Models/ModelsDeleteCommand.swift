@@ -19,6 +19,8 @@ struct ModelsDeleteCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
+        // Staging folders that killed downloads left (see ModelStore).
+        model.store.removeStaleTemporaries()
         do throws(TasksError) {
             guard try model.store.delete(model.name) else { throw model.notDownloaded }
             print("deleted \(model.name)")

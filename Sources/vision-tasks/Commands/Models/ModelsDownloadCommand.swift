@@ -23,9 +23,11 @@ struct ModelsDownloadCommand: ParsableCommand {
             installed version in place; one that is already the index's current version is kept and
             nothing is fetched. Prints the SHA-256 and the path (`models path` prints it later), and
             on stderr whether the model was downloaded or already current. Progress is shown on
-            stderr when it is a terminal.
+            stderr when it is a terminal. A download of the same model into the same cache by another
+            process is waited for. Ctrl-C stops the download and removes what it had received.
             """,
-        epilogue: "EXIT STATUS: 0 when the model is installed, 1 when the download failed, 2 for a usage error.")
+        epilogue:
+            "EXIT STATUS: 0 when the model is installed, 1 when the download failed, 2 for a usage error, 130 after Ctrl-C.")
 
     static let source = Option<String?>(
         name: "source", valueName: "URL", help: "The model source's base URL (the folder serving index.json).")
@@ -116,16 +118,33 @@ struct ModelsDownloadCommand: ParsableCommand {
         let outcome = OutcomeBox()
         let check = isMediaPipeModel ? Self.classifierLoadCheck : ModelManager.loadCheck
         let loadCheck: ModelDownloader.LoadCheck = { candidate throws(TasksError) in try check(candidate) }
-        let progress = ModelDownloader.shared.download(request, settings: settings, loadCheck: loadCheck) {
+        // Ctrl-C cancels the download, which removes its staging folder before the exit (130).
+        signal(SIGINT, SIG_IGN)
+        let waiting =
+            "\(request.name): another process is downloading it into \(settings.cacheDirectory.path); "
+            + "waiting for it to finish"
+        let progress = ModelDownloader.shared.download(
+            request, settings: settings, loadCheck: loadCheck, whileWaiting: { StandardStreams.warn(waiting) }
+        ) {
             outcome.set($0)
             done.signal()
         }.progress
+        let interruption = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interruption.setEventHandler { progress.cancel() }
+        interruption.resume()
+        defer { interruption.cancel() }
         var line = DownloadProgressLine(name: request.name)
         while done.wait(timeout: .now() + 0.1) == .timedOut {
             line.draw(progress)
         }
         line.clear()
-        switch outcome.get() ?? .failure(.internal("the download ended without an outcome.")) {
+        return report(
+            outcome.get() ?? .failure(.internal("the download ended without an outcome.")), interrupted: progress.isCancelled)
+    }
+
+    /// Prints the outcome; the exit status: 0, 1, or 130 for a download ended by Ctrl-C.
+    private func report(_ outcome: Result<CompletedDownload, TasksError>, interrupted: Bool) -> Int32 {
+        switch outcome {
         case .success(let download):
             let model = download.model
             StandardStreams.warn(
@@ -137,7 +156,8 @@ struct ModelsDownloadCommand: ParsableCommand {
             return 0
         case .failure(let error):
             StandardStreams.reportError(error)
-            return 1
+            // Ctrl-C during a wait between retries ends with the last attempt's error: still 130.
+            return interrupted ? 130 : 1
         }
     }
 

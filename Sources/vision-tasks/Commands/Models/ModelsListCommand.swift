@@ -19,6 +19,8 @@ struct ModelsListCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
+        // Staging folders that killed downloads left (see ModelStore).
+        store.removeStaleTemporaries()
         for model in store.list() {
             print("\(model.name)\tversion \(model.version)\t\(model.kind.rawValue)\t\(model.sha256)\t\(model.directory.path)")
         }

@@ -22,6 +22,8 @@ struct ModelsPathCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
+        // Staging folders that killed downloads left (see ModelStore).
+        model.store.removeStaleTemporaries()
         guard let installed = model.store.installed(model.name) else {
             StandardStreams.reportError(model.notDownloaded)
             return 1
