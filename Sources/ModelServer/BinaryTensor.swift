@@ -4,11 +4,18 @@ import Foundation
 /// length followed by that many bytes.
 enum BinaryTensor {
     /// The elements of a binary BYTES tensor.
-    /// - Throws: `HTTPError` 400 when a length runs past the end.
-    static func elements(_ data: Data, input: String) throws(HTTPError) -> [Data] {
+    /// - Parameter count: the elements its shape declares; more is an error found at the first
+    ///   extra element, before any more are made (zero-length elements cost 4 bytes each).
+    /// - Throws: `HTTPError` 400 when a length runs past the end, or more than `count` follow.
+    static func elements(_ data: Data, count: Int, input: String) throws(HTTPError) -> [Data] {
         var elements: [Data] = []
         var position = data.startIndex
         while position < data.endIndex {
+            guard elements.count < count else {
+                throw .badRequest(
+                    "Input '\(input)' has shape [\(count)], but more elements follow in the binary data "
+                        + "(\(data.endIndex - position) bytes after element \(count - 1)).")
+            }
             guard data.endIndex - position >= 4 else {
                 throw .badRequest("Input '\(input)', element \(elements.count): the binary data ends inside a length prefix.")
             }

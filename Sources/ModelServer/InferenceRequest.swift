@@ -37,7 +37,7 @@ struct InferenceRequest {
         var binary = Data()
         var jsonPart = body
         if let headerLength {
-            guard let length = Int(headerLength), length >= 0, length <= body.count else {
+            guard let length = Int(headerLength.trimmingCharacters(in: .whitespaces)), length >= 0, length <= body.count else {
                 throw .badRequest(
                     "Header Inference-Header-Content-Length is \(headerLength), but the body has \(body.count) bytes.")
             }
@@ -46,7 +46,10 @@ struct InferenceRequest {
         }
         guard !jsonPart.isEmpty else { throw .badRequest("The request body is empty; expected an inference request in JSON.") }
         guard let json = (try? JSONSerialization.jsonObject(with: jsonPart)) as? [String: Any] else {
-            throw .badRequest("The request body is not a JSON object.")
+            guard let headerLength else { throw .badRequest("The request body is not a JSON object.") }
+            throw .badRequest(
+                "The body's first \(jsonPart.count) bytes (header Inference-Header-Content-Length: \(headerLength)) are not "
+                    + "a JSON object: the length must be that of the JSON inference request exactly.")
         }
         id = json["id"] as? String
         let requestParameters = json["parameters"] as? [String: Any] ?? [:]
@@ -82,9 +85,9 @@ struct InferenceRequest {
                 throw .badRequest(
                     "Input '\(name)' has binary_data_size \(size), but \(binary.count) bytes follow the JSON header.")
             }
-            images = try BinaryTensor.elements(binary, input: name)
+            images = try BinaryTensor.elements(binary, count: count, input: name)
         } else {
-            images = try base64Elements(input["data"], input: name)
+            images = try base64Elements(input["data"], count: count, input: name)
         }
         guard images.count == count else {
             throw .badRequest("Input '\(name)' has shape [\(count)] but \(images.count) elements.")
@@ -92,9 +95,14 @@ struct InferenceRequest {
         return images
     }
 
-    private static func base64Elements(_ data: Any?, input: String) throws(HTTPError) -> [Data] {
+    /// The decoded elements of a JSON BYTES tensor, checked against the shape's `count` before
+    /// any is decoded.
+    private static func base64Elements(_ data: Any?, count: Int, input: String) throws(HTTPError) -> [Data] {
         guard let strings = data as? [Any] else {
             throw .badRequest("Input '\(input)' has no 'data' array (or binary_data_size).")
+        }
+        guard strings.count == count else {
+            throw .badRequest("Input '\(input)' has shape [\(count)] but \(strings.count) elements.")
         }
         var images: [Data] = []
         for (index, element) in strings.enumerated() {

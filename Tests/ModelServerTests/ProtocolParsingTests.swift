@@ -33,7 +33,7 @@ struct ProtocolParsingTests {
         #expect(encoded.prefix(4) == Data([0, 0, 0, 0]))
         #expect(encoded.dropFirst(4).prefix(4) == Data([3, 0, 0, 0]))
         #expect(encoded.dropFirst(11).prefix(4) == Data([44, 1, 0, 0]))  // 300 little-endian
-        #expect(try BinaryTensor.elements(encoded, input: "image") == elements)
+        #expect(try BinaryTensor.elements(encoded, count: 3, input: "image") == elements)
     }
 
     @Test(arguments: [
@@ -42,13 +42,45 @@ struct ProtocolParsingTests {
         (Data([0, 0, 0, 0, 1, 0, 0]), "element 1: the binary data ends inside a length prefix"),
     ])
     func truncatedBinaryTensors(data: Data, message: String) {
-        #expect(throws: HTTPError.self) { try BinaryTensor.elements(data, input: "image") }
+        #expect(throws: HTTPError.self) { try BinaryTensor.elements(data, count: 2, input: "image") }
         do {
-            _ = try BinaryTensor.elements(data, input: "image")
+            _ = try BinaryTensor.elements(data, count: 2, input: "image")
         } catch {
             #expect(error.status == 400)
             #expect(error.message == "Input 'image', \(message).")
         }
+    }
+
+    /// Millions of zero-length elements declared as two: refused at the third, none built beyond.
+    @Test func binaryElementsBeyondTheShapeAreRefusedAtOnce() {
+        let flood = Data(count: 32 << 20)  // 8 Mi zero-length elements
+        let error = #expect(throws: HTTPError.self) { try BinaryTensor.elements(flood, count: 2, input: "image") }
+        #expect(error?.status == 400)
+        #expect(
+            error?.message == "Input 'image' has shape [2], but more elements follow in the binary data "
+                + "(33554424 bytes after element 1).")
+    }
+
+    /// A header length that cuts the JSON names the header and its value.
+    @Test(arguments: [-1, 1])
+    func headerLengthThatMissesTheJSONIsNamed(offset: Int) {
+        let header = Data(#"{"inputs":[{"name":"x","datatype":"BYTES","shape":[1],"parameters":{"binary_data_size":6}}]}"#.utf8)
+        let body = header + BinaryTensor.encode([Data([0xFF, 0xD8])])
+        let length = String(header.count + offset)
+        let error = #expect(throws: HTTPError.self) {
+            try InferenceRequest(body: body, headerLength: length, maxImages: 8)
+        }
+        #expect(
+            error?.message == "The body's first \(header.count + offset) bytes (header Inference-Header-Content-Length: "
+                + "\(length)) are not a JSON object: the length must be that of the JSON inference request exactly.")
+    }
+
+    @Test func headerLengthMayHaveSurroundingSpaces() throws {
+        let tensor = BinaryTensor.encode([Data([0xFF, 0xD8])])
+        let header = Data(
+            #"{"inputs":[{"name":"x","datatype":"BYTES","shape":[1],"parameters":{"binary_data_size":\#(tensor.count)}}]}"#.utf8)
+        let request = try InferenceRequest(body: header + tensor, headerLength: " \(header.count)", maxImages: 8)
+        #expect(request.images == [Data([0xFF, 0xD8])])
     }
 
     @Test func binaryRequestSplitsAtTheHeaderLength() throws {

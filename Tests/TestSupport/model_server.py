@@ -5,8 +5,8 @@
                                  the first line of stdout, appends "PATH" to ROOT/../requests.log
                                  for every request, and applies ROOT/../faults.json
                                  ({"/path": "500" | "drop" | "stall" | "no-length" | "redirect:URL" | "hold" |
-                                 "flood" | "flood-length"}) read at each request. "hold" sends half the body
-                                 and the rest once ROOT/../release exists; "flood" streams zeros without
+                                 "flood" | "flood-length"}) read at each request. "hold" sends half the body,
+                                 then a byte a second, and the rest once ROOT/../release exists; "flood" streams zeros without
                                  Content-Length, "flood-length" announcing them, up to 1 GiB, and both append
                                  "PATH BYTES" to ROOT/../sent.log once the client stops reading.
                                  Stops when stdin closes or on SIGTERM.
@@ -85,10 +85,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body[: len(body) // 2])
         self.wfile.flush()
+        # A byte a second while held, so that a client held longer than its stall timeout (a
+        # busy machine) keeps its transfer rather than retrying it.
+        rest, sent, last = body[len(body) // 2 :], 0, time.monotonic()
         release = os.path.join(state, "release")
         while not os.path.exists(release):
             time.sleep(0.01)
-        self.wfile.write(body[len(body) // 2 :])
+            if time.monotonic() - last >= 1 and sent < len(rest) - 1:
+                self.wfile.write(rest[sent : sent + 1])
+                self.wfile.flush()
+                sent, last = sent + 1, time.monotonic()
+        self.wfile.write(rest[sent:])
         self.wfile.flush()
 
     def flood(self, state, announced):
