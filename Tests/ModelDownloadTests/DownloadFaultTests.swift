@@ -96,11 +96,7 @@ extension ModelManagerSuites {
             let expectedLabels = try fixture.labels(AutoMLImageLabelerOptions(remoteModel: fixture.remoteModel))
 
             try fault.apply(to: fixture)
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("\(fault): expected a failure notification, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload("\(fault): ") else { return }
             #expect(error.code == fault.expected.code, "\(fault): \(error)")
             #expect(error.subject == .remoteModel("flowers"), "\(fault): \(error)")
             #expect(error.message.hasPrefix("flowers: download failed at "), "\(fault): \(error)")

@@ -49,6 +49,17 @@ final class DownloadFixture: @unchecked Sendable {
         return await watcher.next()
     }
 
+    /// Downloads, expecting the failure notification: its error, or nil after recording what
+    /// came instead.
+    func failedDownload(_ context: String = "", sourceLocation: SourceLocation = #_sourceLocation) async -> TasksError? {
+        let event = await download()
+        guard case .failed(let error) = event else {
+            Issue.record("\(context)expected a failure, got \(String(describing: event))", sourceLocation: sourceLocation)
+            return nil
+        }
+        return error
+    }
+
     /// The installed version, read from the cache.
     var installed: InstalledModel? { ModelStore(root: cache).installed(name) }
 

@@ -22,11 +22,7 @@ extension ModelManagerSuites {
                 to: other.root.appendingPathComponent("flowers-v2.zip"))
             let target = other.baseURL.appendingPathComponent("flowers-v2.zip").absoluteString
             try fixture.server.inject("redirect:\(target)", at: "/flowers-v2.zip")
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload() else { return }
             #expect(error.code == .permissionDeniedError, "\(error)")
             #expect(
                 error.message.contains(
@@ -52,11 +48,7 @@ extension ModelManagerSuites {
             try FileManager.default.copyItem(
                 at: fixture.server.root.appendingPathComponent("flowers-v2.zip"), to: etc.appendingPathComponent("hostname"))
             try fixture.server.inject("redirect:file:///etc/hostname", at: "/flowers-v2.zip")
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload() else { return }
             #expect(error.code == .permissionDeniedError, "\(error)")
             #expect(
                 error.message.contains(

@@ -72,11 +72,7 @@ extension ModelManagerSuites {
         @Test func noModelSourceFails() async throws {
             let fixture = try DownloadFixture()
             fixture.manager.modelSource = nil
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload() else { return }
             #expect(error.code == .failedPreconditionError)
             #expect(error.message.contains("no model source is configured"), "\(error)")
         }

@@ -21,11 +21,7 @@ extension ModelManagerSuites {
             try fixture.publishAutoML(version: 1)
             let size = try fixture.server.fileSize("flowers-v1.zip")
             try fixture.server.inject(fault, at: "/flowers-v1.zip")
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("\(fault): expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload("\(fault): ") else { return }
             #expect(error.code == .dataLossError, "\(fault): \(error)")
             #expect(
                 error.message.contains("step transfer: \(fixture.server.baseURL.absoluteString)flowers-v1.zip \(fragment)"),
@@ -48,11 +44,7 @@ extension ModelManagerSuites {
                  "size": 1e15, "kind": "automl-zip"}}}
                 """
             try Data(index.utf8).write(to: fixture.server.root.appendingPathComponent("index.json"))
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload() else { return }
             #expect(error.code == .resourceExhaustedError, "\(error)")
             #expect(
                 error.message.contains(

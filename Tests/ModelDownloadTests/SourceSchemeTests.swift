@@ -12,11 +12,7 @@ extension ModelManagerSuites {
             let fixture = try DownloadFixture(
                 transfer: ModelTransferOptions(stallTimeout: 60, maxAttempts: 3, retryDelay: 30))
             fixture.manager.modelSource = URL(string: source)
-            let event = await fixture.download()
-            guard case .failed(let error) = event else {
-                Issue.record("expected a failure, got \(String(describing: event))")
-                return
-            }
+            guard let error = await fixture.failedDownload() else { return }
             #expect(error.code == .invalidArgumentError, "\(error)")
             #expect(
                 error.message
