@@ -105,7 +105,8 @@ let package = Package(
         .testTarget(
             name: "ClassifierTrainingTests",
             dependencies: [
-                "ClassifierTraining", "ImageTasks", "ImageLabeling", "Imaging", "VisionTasks", "TasksCommon", "TestSupport",
+                "ClassifierTraining", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks", "TasksCommon",
+                "TestSupport",
             ]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),

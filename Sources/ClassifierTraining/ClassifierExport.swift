@@ -1,4 +1,5 @@
 import Foundation
+import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 
@@ -34,7 +35,9 @@ package struct TrainedClassifier: Sendable {
 /// - `model_quantized.tflite` (when asked): the same with UINT8 scores (within 1/256);
 /// - `automl/`: `manifest.json`, `dict.txt` and `model.tflite`, an AutoML Vision Edge export
 ///   for ML Kit's `AutoMLImageLabelerLocalModel(manifestPath:)` and `label --manifest`;
-/// - `remote/NAME.zip`: that export zipped, a bundle to publish (`vision-tasks models index`).
+/// - `remote/NAME.zip`: that export zipped, a bundle to publish, with `remote/index.json`, its
+///   entry as `vision-tasks models index` writes it (version 1), so the folder can be served as
+///   a model source at once.
 package enum ClassifierExport {
     /// The files written, relative to the folder.
     package static let modelFile = "model.tflite"
@@ -59,9 +62,21 @@ package enum ClassifierExport {
             #"{"modelFile": "model.tflite", "labelsFile": "dict.txt", "modelType": "IMAGE_LABELING"}"#.utf8 + [0x0A])
         let export: [(name: String, contents: Data)] = [("manifest.json", manifest), ("dict.txt", labels), (modelFile, model)]
         files += export.map { ("automl/\($0.name)", $0.contents) }
-        files.append(("remote/\(bundleName(classifier.name)).zip", try StoredZipWriter.archive(export, startOffset: 0)))
+        let bundle = try StoredZipWriter.archive(export, startOffset: 0)
+        let name = bundleName(classifier.name)
+        files.append(("remote/\(name).zip", bundle))
+        files.append(("remote/\(ModelIndex.fileName)", remoteIndex(name: name, bundle: bundle)))
         try writeAtomically(files, to: folder)
         return model
+    }
+
+    /// The index of a model source holding only the bundle, as `models index` writes it.
+    private static func remoteIndex(name: String, bundle: Data) -> Data {
+        let hasher = SHA256Hasher()
+        hasher.update(bundle)
+        let entry = ModelIndex.Entry(
+            file: "\(name).zip", version: 1, sha256: hasher.finalize(), size: Int64(bundle.count), kind: .automlZip)
+        return ModelIndex(models: [name: entry]).jsonData()
     }
 
     /// The bundle's name: the model's name with characters a model name cannot hold replaced by "-".

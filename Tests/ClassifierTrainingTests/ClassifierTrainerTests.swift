@@ -2,6 +2,7 @@ import ClassifierTraining
 import Foundation
 import ImageLabeling
 import ImageTasks
+import ModelDownloads
 import TasksCommon
 import TestSupport
 import Testing
@@ -72,6 +73,10 @@ struct ClassifierTrainerTests {
         let labels = try labeler.results(in: VisionImage(contentsOfFile: folder.examples[0].input.path))
         #expect(labels.first?.text == "hat")
         #expect(FileManager.default.fileExists(atPath: subset.url("out/remote/clothes.zip").path))
+        // The library's export is a model source too: its index names the bundle, version 1.
+        let indexFile = subset.url("out/remote/index.json")
+        let index = try ModelIndex(json: Data(contentsOf: indexFile), subject: .file(indexFile.path))
+        #expect(index.models["clothes"]?.file == "clothes.zip" && index.models["clothes"]?.version == 1)
     }
 
     @Test func runsAreDeterministicAndReadTheCache() throws {

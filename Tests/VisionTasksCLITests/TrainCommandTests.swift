@@ -51,6 +51,11 @@ struct TrainCommandTests {
                 as? [String: Any])
         let entry = try #require((index["models"] as? [String: Any])?["model"] as? [String: Any], "\(index)")
         #expect(entry["file"] as? String == "model.zip" && entry["kind"] as? String == "automl-zip", "\(entry)")
+        // The export's index is the one `models index` writes for the folder (which keeps it as is).
+        let written = try Data(contentsOf: URL(fileURLWithPath: "\(output)/remote/index.json"))
+        let reindexed = try await VisionTasksTool.run(["models", "index", "\(output)/remote"])
+        #expect(reindexed.status == 0, "\(reindexed)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(output)/remote/index.json")) == written)
         let label = try await VisionTasksTool.run([
             "label", "--manifest", "\(output)/automl/manifest.json", "--format", "json",
             TestData.url("datasets/clothing-small/validation/hat").path,

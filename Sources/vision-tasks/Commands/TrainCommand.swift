@@ -170,15 +170,6 @@ struct TrainCommand: ParsableCommand {
             return 1
         }
         line.clear()
-        // The bundle's index entry, as `models index DIR/remote` writes it: the folder can be served at once.
-        if let output = settings.output {
-            do throws(TasksError) {
-                try ModelsIndexCommand.writeIndex(of: output.appendingPathComponent("remote"))
-            } catch {
-                StandardStreams.reportError(error)
-                return 1
-            }
-        }
         for path in report.ignored {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }

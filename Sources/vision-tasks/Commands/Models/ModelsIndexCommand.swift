@@ -31,13 +31,11 @@ struct ModelsIndexCommand: ParsableCommand {
         self.folder = URL(fileURLWithPath: folder, isDirectory: true)
     }
 
-    /// Writes `folder`'s index (as `models index FOLDER`; `train` calls it for its `remote/`).
+    /// Writes the folder's index.
     /// - Returns: the index written.
     /// - Throws: `TasksError` as the command reports it.
-    @discardableResult
-    static func writeIndex(of folder: URL) throws(TasksError) -> ModelIndex {
-        let command = ModelsIndexCommand(folder: folder)
-        let index = try command.makeIndex()
+    private func writeIndex() throws(TasksError) -> ModelIndex {
+        let index = try makeIndex()
         let target = folder.appendingPathComponent(ModelIndex.fileName)
         do {
             try index.jsonData().write(to: target, options: .atomic)
@@ -47,13 +45,9 @@ struct ModelsIndexCommand: ParsableCommand {
         return index
     }
 
-    private init(folder: URL) {
-        self.folder = folder
-    }
-
     func run() throws(UsageError) -> Int32 {
         do throws(TasksError) {
-            let index = try Self.writeIndex(of: folder)
+            let index = try writeIndex()
             let target = folder.appendingPathComponent(ModelIndex.fileName)
             for (name, entry) in index.models.sorted(by: { $0.key < $1.key }) {
                 print("\(name)\tversion \(entry.version)\t\(entry.kind.rawValue)\t\(entry.size) bytes\t\(entry.sha256)")
