@@ -141,6 +141,7 @@ package enum ClassifierTrainer {
         let cache = configuration.cacheRoot.map {
             FeatureCache(root: $0, identity: extractor.identity, dimension: extractor.dimension)
         }
+        cache?.removeInterruptedWrites()
         let workers = max(1, min(configuration.workers, training.count + validation.count))
         let tasks = try (0..<workers).map { _ throws(TasksError) in
             CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)

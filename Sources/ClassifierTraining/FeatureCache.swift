@@ -11,7 +11,8 @@ import TasksCommon
 /// An entry that is missing, of the wrong size, whose hash does not match (a disk or a crash
 /// that zeroed or changed it) or that holds a value that is not a finite number is a miss: the
 /// features are computed again and the entry replaced. Writes go to a temporary name first and
-/// are renamed, so a killed run leaves no torn entry.
+/// are renamed, so a killed run leaves no torn entry; the temporary files a killed run leaves
+/// (`.DIGEST.UUID`) are removed by the next run once they are `staleAge` old.
 package struct FeatureCache: Sendable {
     /// The folder of one base's features.
     package let folder: URL
@@ -22,6 +23,31 @@ package struct FeatureCache: Sendable {
     package init(root: URL, identity: String, dimension: Int) {
         folder = root.appendingPathComponent(identity, isDirectory: true)
         self.dimension = dimension
+    }
+
+    /// How old a temporary file must be to count as a killed run's: a write takes milliseconds,
+    /// so one this old is no live run's.
+    package static let staleAge: TimeInterval = 600
+
+    /// Removes the temporary files of writes that never finished (a run killed while writing),
+    /// those at least `staleAge` seconds old; younger ones may be another run's.
+    /// - Returns: how many were removed.
+    @discardableResult
+    package func removeInterruptedWrites(now: Date = Date()) -> Int {
+        let files = FileManager.default
+        let shards = (try? files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        var removed = 0
+        for shard in shards {
+            let entries =
+                (try? files.contentsOfDirectory(at: shard, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+            for entry in entries where entry.lastPathComponent.hasPrefix(".") {
+                let modified = (try? entry.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+                if let modified, now.timeIntervalSince(modified) >= Self.staleAge, (try? files.removeItem(at: entry)) != nil {
+                    removed += 1
+                }
+            }
+        }
+        return removed
     }
 
     /// The default root: `$XDG_CACHE_HOME/swift-vision-tasks/features`, else
