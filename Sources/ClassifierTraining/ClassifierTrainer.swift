@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import ImageTasks
+import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 import Training
@@ -69,8 +71,8 @@ package struct TrainingReport: Codable, Sendable {
     /// The rows the head was fitted on: one per training photo, four with `augment`.
     package var trainingRows = 0
     package var validationCount = 0
-    /// Validation photos that are training photos too (the same file, under any name): their
-    /// accuracy flatters the model.
+    /// Validation photos that are training photos too (the same file under any name, or a copy:
+    /// the same bytes): their accuracy flatters the model.
     package var sharedValidationPhotos = 0
     package var skipped: [Skipped] = []
     package var ignored: [String] = []
@@ -244,14 +246,35 @@ package enum ClassifierTrainer {
         }
     }
 
-    /// How many validation photos are training files too (`FileIdentity`: links and other
-    /// names of one file; copies are not detected).
+    /// The validation photos that are training photos: the same file (links included), or a
+    /// copy. Contents are hashed only for photos whose size a training photo has too, which
+    /// is rare but for copies.
     private static func sharedPhotos(
         _ training: [LabeledImageFolder.Example], _ validation: [LabeledImageFolder.Example]
     ) -> Int {
         guard !validation.isEmpty else { return 0 }
         let trained = Set(training.compactMap { FileIdentity($0.input.path) })
-        return validation.compactMap { FileIdentity($0.input.path) }.filter(trained.contains).count
+        let trainedBySize = Dictionary(grouping: training.map(\.input.path.description)) { fileSize($0) }
+        var trainedDigests: [String: String] = [:]
+        func digest(_ path: String) -> String? {
+            if let known = trainedDigests[path] { return known }
+            let value = try? SHA256Hasher.hexDigest(ofFileAt: URL(fileURLWithPath: path))
+            trainedDigests[path] = value
+            return value
+        }
+        return validation.filter { example in
+            let path = example.input.path
+            if let identity = FileIdentity(path), trained.contains(identity) { return true }
+            guard let size = fileSize(path.description), let candidates = trainedBySize[size], let own = digest(path.description)
+            else { return false }
+            return candidates.contains { digest($0) == own }
+        }.count
+    }
+
+    /// The size of the file at `path` (links followed, as `stat` does), or nil when it cannot be read.
+    private static func fileSize(_ path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     private static func accuracy(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Double {

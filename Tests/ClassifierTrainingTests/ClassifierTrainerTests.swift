@@ -199,4 +199,25 @@ struct ClassifierTrainerTests {
         #expect(!FileManager.default.fileExists(atPath: old.path))
         #expect(FileManager.default.fileExists(atPath: recent.path))
     }
+
+    /// Copies of training photos in the validation folder are counted too; other photos are not.
+    @Test func copiedValidationPhotosAreShared() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 3)
+        let validation = subset.url("validation")
+        for name in ["hat", "shoes"] {
+            let folder = validation.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let source = TestData.url("datasets/clothing-small/train/\(name)")
+            let photos = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted()
+            // The first photo copied (a training photo), the fifth not in the training subset.
+            for photo in [photos[0], photos[4]] {
+                try FileManager.default.copyItem(
+                    at: source.appendingPathComponent(photo), to: folder.appendingPathComponent(photo))
+            }
+        }
+        var configuration = subset.configuration()
+        configuration.validation = .folder(FileSystemPath(validation.path))
+        let report = try ClassifierTrainer.train(configuration)
+        #expect(report.sharedValidationPhotos == 2 && report.validationCount == 4, "\(report)")
+    }
 }

@@ -175,7 +175,7 @@ struct TrainCommand: ParsableCommand {
         }
         if report.sharedValidationPhotos > 0 {
             StandardStreams.warn(
-                "warning: \(report.sharedValidationPhotos) validation photos are training photos too; "
+                "warning: \(report.sharedValidationPhotos) validation photos are training photos too (the same files or copies); "
                     + "the validation accuracy flatters the model")
         }
         if !report.converged {
