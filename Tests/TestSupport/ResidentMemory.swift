@@ -69,7 +69,7 @@ public enum ResidentMemory {
         let child = try await IsolatedTestRun.run(filter: filter, environment: [environmentVariable: report.path])
         let data = try #require(
             try? Data(contentsOf: report),
-            "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\(child.printed.suffix(8000))",
+            "the measurement in a process of its own (\(filter)) wrote nothing; it printed:\n\((child.text + child.stderr).suffix(8000))",
             sourceLocation: sourceLocation)
         return try JSONDecoder().decode(T.self, from: data)
     }

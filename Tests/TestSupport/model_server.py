@@ -59,24 +59,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         except FileNotFoundError:
             return None
 
-    def partial_body(self, stall):
-        path = self.translate_path(self.path)
-        with open(path, "rb") as file:
-            body = file.read()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body[: len(body) // 2])
-        self.wfile.flush()
-        if stall:
-            # Holds the connection open until the client gives up and closes it.
-            while self.rfile.read(1):
-                pass
-        self.close_connection = True
-
-
-    def held_body(self, state):
+    def first_half(self):
+        """Announces the whole file, sends its first half; returns the whole body."""
         with open(self.translate_path(self.path), "rb") as file:
             body = file.read()
         self.send_response(200)
@@ -85,6 +69,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body[: len(body) // 2])
         self.wfile.flush()
+        return body
+
+    def partial_body(self, stall):
+        self.first_half()
+        if stall:
+            # Holds the connection open until the client gives up and closes it.
+            while self.rfile.read(1):
+                pass
+        self.close_connection = True
+
+
+    def held_body(self, state):
+        body = self.first_half()
         # A byte a second while held, so that a client held longer than its stall timeout (a
         # busy machine) keeps its transfer rather than retrying it.
         rest, sent, last = body[len(body) // 2 :], 0, time.monotonic()

@@ -20,7 +20,7 @@ enum HeadlessChromium {
     static var missingReason: Comment {
         if path == nil {
             return
-                "headless Chromium is not installed: run scripts/test-report (apt-get install chromium), or set \(environmentVariable)"
+                "headless Chromium is not installed: run ./scripts/bootstrap --tests (it installs Debian's), or set \(environmentVariable)"
         }
         if ExternalProgram.find(["python3"]) == nil { return "python3 is not installed" }
         return Comment(rawValue: TestData.missingReason)

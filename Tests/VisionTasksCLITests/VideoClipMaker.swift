@@ -19,7 +19,8 @@ enum VideoClipMaker {
     /// Why tests that need clips are skipped.
     static var missingReason: Comment {
         ffmpegPath == nil
-            ? "the ffmpeg command is not installed (apt-get install ffmpeg)" : Comment(rawValue: TestData.missingReason)
+            ? "the ffmpeg command is not installed: run ./scripts/bootstrap (it installs Debian's ffmpeg)"
+            : Comment(rawValue: TestData.missingReason)
     }
 
     /// The frame size of the clips, in pixels.

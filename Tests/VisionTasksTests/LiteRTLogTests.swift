@@ -23,10 +23,10 @@ struct LiteRTLogTests {
         let quiet = try await IsolatedTestRun.run(filter: filter, environment: [Self.childVariable: "1"])
         let shown = try await IsolatedTestRun.run(
             filter: filter, environment: [Self.childVariable: "1", LiteRTLog.environmentVariable: "1"])
-        #expect(quiet.status == 0 && shown.status == 0, "\(quiet.printed)\n\(shown.printed)")
-        #expect(!quiet.printed.contains(Self.xnnpackLine), "\(quiet.printed)")
-        #expect(quiet.printed.contains("stderr still works"), "\(quiet.printed)")
-        #expect(shown.printed.components(separatedBy: Self.xnnpackLine).count == 2, "once: \(shown.printed)")
+        #expect(quiet.status == 0 && shown.status == 0, "\(quiet.stderr)\n\(shown.stderr)")
+        #expect(!quiet.stderr.contains(Self.xnnpackLine), "\(quiet.stderr)")
+        #expect(quiet.stderr.contains("stderr still works"), "\(quiet.stderr)")
+        #expect(shown.stderr.components(separatedBy: Self.xnnpackLine).count == 2, "once: \(shown.stderr)")
     }
 
 }

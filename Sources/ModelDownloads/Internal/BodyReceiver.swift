@@ -55,7 +55,7 @@ final class BodyReceiver: CurlReceiver {
             return false
         }
         do {
-            try output.write(contentsOf: Data(bytes))
+            try output.write(contentsOf: bytes)
         } catch {
             failure = HTTPTransfer.Failure(
                 code: .internalError, reason: "cannot write the download: \(error)", isRetryable: false)

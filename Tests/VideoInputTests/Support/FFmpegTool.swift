@@ -14,7 +14,8 @@ enum FFmpegTool {
     static var isAvailable: Bool { path != nil }
 
     /// Why tests that need `ffmpeg` are skipped.
-    static let missingReason: Comment = "the ffmpeg command is not installed (apt-get install ffmpeg)"
+    static let missingReason: Comment =
+        "the ffmpeg command is not installed: run ./scripts/bootstrap (it installs Debian's ffmpeg)"
 
     /// The names of the encoders this `ffmpeg` has (`ffmpeg -encoders`).
     static let encoders: Set<String> = {

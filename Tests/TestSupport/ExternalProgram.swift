@@ -1,23 +1,25 @@
 import Foundation
-import TestSupport
 import Testing
 
-/// Runs a program the report and CSV tests need besides `vision-tasks` (headless Chromium,
-/// python3), found on `PATH`, with stdout and stderr captured through files.
-enum ExternalProgram {
+/// Runs a program the tests need besides `vision-tasks` (headless Chromium, python3, this test
+/// binary again), found on `PATH`, with stdout and stderr captured through files.
+public enum ExternalProgram {
     /// What one run printed and how it ended.
-    struct Run: Sendable, CustomStringConvertible {
-        let command: String
-        let status: Int32
-        let stdout: Data
-        let stderr: String
+    public struct Run: Sendable, CustomStringConvertible {
+        /// The command line, for messages.
+        public let command: String
+        /// The exit status (or the signal's number).
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: String
 
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-        var description: String { "\(command)\nexit status \(status)\n--- stderr\n\(stderr)---" }
+        /// stdout as UTF-8 text.
+        public var text: String { String(decoding: stdout, as: UTF8.self) }
+        public var description: String { "\(command)\nexit status \(status)\n--- stderr\n\(stderr)---" }
     }
 
     /// The first of `names` found as an executable on `PATH`, or nil.
-    static func find(_ names: [String]) -> String? {
+    public static func find(_ names: [String]) -> String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         for name in names {
             if let found = directories.map({ "\($0)/\(name)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
@@ -30,10 +32,10 @@ enum ExternalProgram {
 
     /// Runs `executable` with `arguments` and `input` on stdin, waiting on a thread of its own;
     /// `safetyNet` seconds is only a guard against a hang (the process is then killed and the
-    /// run fails).
-    static func run(
-        _ executable: String, _ arguments: [String], input: Data = Data(), safetyNet: Double = 300,
-        sourceLocation: SourceLocation = #_sourceLocation
+    /// run fails). `environment` is added to this process's.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+        safetyNet: Double = 300, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Run {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -51,6 +53,7 @@ enum ExternalProgram {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = inputHandle
         process.standardOutput = outputHandle
         process.standardError = errorHandle
