@@ -84,6 +84,28 @@ void vt_http_client_address(struct MHD_Connection *connection, char *buffer, siz
   }
 }
 
+int vt_http_connection_socket(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info == NULL ? -1 : info->connect_fd;
+}
+
+void vt_http_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+  MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+int vt_http_send_now(int socket, const void *bytes, size_t count) {
+  // The socket is non-blocking: a short answer fits in the send buffer, and a client that does
+  // not read is not waited for.
+  size_t sent = 0;
+  while (sent < count) {
+    ssize_t written = send(socket, (const char *)bytes + sent, count - sent, MSG_NOSIGNAL);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return 0;
+    sent += (size_t)written;
+  }
+  return 1;
+}
+
 int vt_http_stop_accepting(struct MHD_Daemon *daemon) {
   MHD_socket listener = MHD_quiesce_daemon(daemon);
   if (listener == MHD_INVALID_SOCKET) return 0;

@@ -7,8 +7,9 @@ import Synchronization
 /// once its body is read, and a call when the response has been sent (or the connection died).
 protocol HTTPExchangeHandler: Sendable {
     /// Whether to read the body of a request whose head is in, or to answer at once (an error).
-    /// `bodyLength` is the Content-Length, if the client sent one.
-    func admit(_ head: RequestHead, bodyLength: Int?) -> Admission
+    /// `bodyLength` is the Content-Length, if the client sent one; `onReservedConnection`: the
+    /// connection was opened beyond the connection limit, in the room kept for health probes.
+    func admit(_ head: RequestHead, bodyLength: Int?, onReservedConnection: Bool) -> Admission
     /// The response to a request whose body is read.
     func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse
     /// Called once per admitted or rejected request when it is over.
@@ -31,8 +32,9 @@ enum Admission: Sendable {
 }
 
 /// An HTTP/1.1 server over libmicrohttpd: a thread per connection (a blocking handler never
-/// stalls another connection), a connection limit, an idle timeout and a per-connection memory
-/// limit for headers (slow or oversized clients cost a thread for at most the timeout, never a
+/// stalls another connection), a connection limit with room kept for health probes, an idle
+/// timeout, a deadline for each request head, a minimum body rate and a per-connection memory
+/// limit for headers (slow or oversized clients cost a thread for a bounded time, never a
 /// classifier). libmicrohttpd parses HTTP, chunked bodies and multipart forms.
 final class HTTPDaemon: @unchecked Sendable {
     // @unchecked: `daemon` and `context` are set once in init; libmicrohttpd is thread-safe for
@@ -47,18 +49,23 @@ final class HTTPDaemon: @unchecked Sendable {
         var host: String
         var port: UInt16
         var connectionLimit: Int
+        /// Connections accepted beyond `connectionLimit` for health probes only.
+        var reservedConnections: Int
+        /// Also the deadline of each request head.
         var idleTimeoutSeconds: Int
+        var minBodyBytesPerSecond: Int
         var connectionMemoryLimit: Int
     }
 
     /// Starts listening.
     /// - Throws: `ServerStartError` when the address cannot be resolved or bound.
-    init(_ settings: Settings, handler: any HTTPExchangeHandler) throws(ServerStartError) {
-        let context = Unmanaged.passRetained(DaemonContext(handler: handler))
+    init(_ settings: Settings, handler: any HTTPExchangeHandler, stats: ConnectionStats) throws(ServerStartError) {
+        let context = Unmanaged.passRetained(DaemonContext(handler: handler, settings: settings, stats: stats))
         var error = [CChar](repeating: 0, count: 256)
         let started = settings.host.withCString { host in
             var options = vt_http_options(
-                host: host, port: settings.port, connection_limit: UInt32(settings.connectionLimit),
+                host: host, port: settings.port,
+                connection_limit: UInt32(settings.connectionLimit + settings.reservedConnections),
                 connection_timeout_seconds: UInt32(settings.idleTimeoutSeconds),
                 connection_memory_limit: settings.connectionMemoryLimit,
                 handler: accessHandler, handler_context: context.toOpaque(),
@@ -67,6 +74,7 @@ final class HTTPDaemon: @unchecked Sendable {
             return vt_http_start(&options, &error, error.count)
         }
         guard let started else {
+            context.takeUnretainedValue().deadlines.stop()
             context.release()
             throw ServerStartError(
                 message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -94,6 +102,7 @@ final class HTTPDaemon: @unchecked Sendable {
     /// Closes every connection and stops the threads.
     func stop() {
         MHD_stop_daemon(daemon)
+        context.takeUnretainedValue().deadlines.stop()
         context.release()
     }
 }
@@ -103,10 +112,15 @@ package struct ServerStartError: Error, Sendable {
     package let message: String
 }
 
-/// State shared by the C callbacks: the handler, the count of open exchanges and the
-/// connections that have not started a request yet.
+/// State shared by the C callbacks: the handler, the limits, the count of open exchanges and
+/// the connections that have not started a request yet.
 private final class DaemonContext: Sendable {
     let handler: any HTTPExchangeHandler
+    let stats: ConnectionStats
+    let deadlines: HeadDeadlines
+    /// Connections beyond the connection limit (kept for health probes).
+    private let softLimit: Int
+    let minBodyBytesPerSecond: Double
     /// Set when the server stops: responses carry `Connection: close`, ending keep-alive.
     let closeConnections = Atomic(false)
     private struct Counts {
@@ -116,33 +130,62 @@ private final class DaemonContext: Sendable {
         /// Connections handed to libmicrohttpd from the backlog whose start it has not reported
         /// yet (it starts them on its own thread).
         var handedOver = 0
+        /// Connections opened beyond the connection limit.
+        var reserved: Set<UInt> = []
     }
     private let counts = Mutex(Counts())
     private let changed = NSCondition()
 
-    init(handler: any HTTPExchangeHandler) { self.handler = handler }
+    init(handler: any HTTPExchangeHandler, settings: HTTPDaemon.Settings, stats: ConnectionStats) {
+        self.handler = handler
+        self.stats = stats
+        softLimit = settings.connectionLimit
+        minBodyBytesPerSecond = Double(settings.minBodyBytesPerSecond)
+        deadlines = HeadDeadlines(timeout: .seconds(settings.idleTimeoutSeconds), stats: stats)
+    }
 
     func connectionOpened(_ connection: OpaquePointer) {
+        let key = Self.key(connection)
+        let beyondLimit = stats.opened() > softLimit
+        deadlines.watch(key, socket: vt_http_connection_socket(connection))
         update {
-            _ = $0.fresh.insert(UInt(bitPattern: Int(bitPattern: connection)))
+            _ = $0.fresh.insert(key)
+            if beyondLimit { _ = $0.reserved.insert(key) }
             $0.handedOver = max($0.handedOver - 1, 0)
         }
     }
 
+    /// Whether the connection was opened beyond the connection limit.
+    func isReserved(_ connection: OpaquePointer) -> Bool {
+        counts.withLock { $0.reserved.contains(Self.key(connection)) }
+    }
+
+    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+
     func handedOver(_ count: Int) { update { $0.handedOver += count } }
 
     func connectionClosed(_ connection: OpaquePointer) {
-        update { _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection))) }
-    }
-
-    func opened(on connection: OpaquePointer) {
+        let key = Self.key(connection)
+        deadlines.forget(key)
+        stats.closed()
         update {
-            $0.exchanges += 1
-            _ = $0.fresh.remove(UInt(bitPattern: Int(bitPattern: connection)))
+            _ = $0.fresh.remove(key)
+            _ = $0.reserved.remove(key)
         }
     }
 
-    func closed() { update { $0.exchanges -= 1 } }
+    func opened(on connection: OpaquePointer) {
+        deadlines.requestBegan(on: Self.key(connection))
+        update {
+            $0.exchanges += 1
+            _ = $0.fresh.remove(Self.key(connection))
+        }
+    }
+
+    func closed(on connection: OpaquePointer) {
+        deadlines.requestEnded(on: Self.key(connection))
+        update { $0.exchanges -= 1 }
+    }
 
     private func update(_ change: (inout Counts) -> Void) {
         counts.withLock { change(&$0) }
@@ -164,6 +207,8 @@ private final class DaemonContext: Sendable {
 /// first call to the completion callback.
 private final class Exchange {
     let head: RequestHead
+    /// The connection's socket, for answers sent before the body is in.
+    let socket: Int32
     let started = ContinuousClock.now
     var ticket: Admission.Ticket?
     var bodyLimit = 0
@@ -174,23 +219,60 @@ private final class Exchange {
     var failure: HTTPError?
     var status = 0
     var bytesSent = 0
+    /// When the server answered before the body was in (413, 408): libmicrohttpd must not
+    /// answer again, only close.
+    var answeredEarly: ContinuousClock.Instant?
 
-    init(head: RequestHead) { self.head = head }
+    /// A body must come at the minimum rate once this long has passed since its head.
+    static let bodyRateGrace = Duration.seconds(10)
+    /// How long the rest of a body over the limit is read (and dropped) after the 413: closing
+    /// with unread bytes would reset the connection, and the client could lose the answer.
+    static let linger = Duration.seconds(5)
+
+    /// What the access handler does after a chunk of the body.
+    enum Progress {
+        case reading
+        /// Answered before the body was in: read and drop the rest for `linger` at most.
+        case lingering
+        case close
+    }
+
+    init(head: RequestHead, socket: Int32) {
+        self.head = head
+        self.socket = socket
+    }
 
     deinit {
         if let postProcessor { MHD_destroy_post_processor(postProcessor) }
     }
 
-    /// Adds upload bytes, through the multipart parser when there is one.
-    func append(_ data: UnsafePointer<CChar>, count: Int) {
+    /// Adds upload bytes, through the multipart parser when there is one. A body over the limit
+    /// is answered 413 at once (a chunked body has no Content-Length to refuse it by), one that
+    /// comes slower than `minRate` bytes per second 408.
+    func append(_ data: UnsafePointer<CChar>, count: Int, minRate: Double) -> Progress {
         received += count
-        guard failure == nil else { return }
+        if let answeredEarly { return ContinuousClock.now - answeredEarly < Self.linger ? .reading : .close }
         guard received <= bodyLimit else {
-            failure = HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes.")
             body = Data()
             form.removeAll()
-            return
+            answerEarly(HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes."))
+            return .lingering
         }
+        let late = (ContinuousClock.now - started - Self.bodyRateGrace) / .seconds(1)
+        if late > 0, Double(received) < late * minRate {
+            answerEarly(
+                HTTPError(
+                    408,
+                    "The request body came at less than \(Int(minRate)) bytes per second (\(received) bytes in "
+                        + "\(Int((late + Self.bodyRateGrace / .seconds(1)).rounded())) s); the connection is closed."))
+            return .close
+        }
+        guard failure == nil else { return .reading }
+        append(data, count: count)
+        return .reading
+    }
+
+    private func append(_ data: UnsafePointer<CChar>, count: Int) {
         if let postProcessor {
             if MHD_post_process(postProcessor, data, count) != .YES, failure == nil {
                 failure = .badRequest("The multipart/form-data body is malformed.")
@@ -198,6 +280,19 @@ private final class Exchange {
         } else {
             data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append($0, count: count) }
         }
+    }
+
+    /// Sends `error` on the socket while libmicrohttpd is still reading the request, then ends
+    /// the server's side of the connection.
+    private func answerEarly(_ error: HTTPError) {
+        var response = error.response
+        response.headers.append(("Connection", "close"))
+        let bytes = response.wireBytes
+        _ = bytes.withUnsafeBytes { vt_http_send_now(socket, $0.baseAddress, $0.count) }
+        shutdown(socket, Int32(SHUT_WR))
+        status = error.status
+        bytesSent = response.body.count
+        answeredEarly = .now
     }
 }
 
@@ -251,11 +346,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             query: values(of: connection, kind: .GET_ARGUMENT_KIND, lowercasingKeys: false),
             headers: values(of: connection, kind: .HEADER_KIND, lowercasingKeys: true),
             client: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        let exchange = Exchange(head: head)
+        let exchange = Exchange(head: head, socket: vt_http_connection_socket(connection))
         requestPointer.pointee = Unmanaged.passRetained(exchange).toOpaque()
         context.opened(on: connection)
         let length = head.header("content-length").flatMap { Int($0) }
-        switch context.handler.admit(head, bodyLength: length) {
+        switch context.handler.admit(head, bodyLength: length, onReservedConnection: context.isReserved(connection)) {
         case .reject(let response):
             return queue(response, on: connection, exchange: exchange, context: context)
         case .accept(let ticket, let limit):
@@ -263,16 +358,27 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             exchange.bodyLimit = limit
             if head.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
                 startMultipart(exchange, connection: connection)
+            } else if let length, length <= limit {
+                // One allocation of the announced size, not a doubling series up to it.
+                exchange.body.reserveCapacity(length)
             }
             return .YES
         }
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0, let uploadData {
-        exchange.append(uploadData, count: uploadSize.pointee)
+        let progress = exchange.append(uploadData, count: uploadSize.pointee, minRate: context.minBodyBytesPerSecond)
         uploadSize.pointee = 0
-        return .YES
+        switch progress {
+        case .reading: return .YES
+        case .lingering:
+            // A client that sends nothing more after the answer is not waited for either.
+            vt_http_set_timeout(connection, UInt32(Exchange.linger / .seconds(1)))
+            return .YES
+        case .close: return .NO
+        }
     }
+    if exchange.answeredEarly != nil { return .NO }
     guard exchange.status == 0 else { return .YES }
     if let failure = exchange.failure {
         return queue(failure.response, on: connection, exchange: exchange, context: context)
@@ -300,8 +406,8 @@ private func startMultipart(_ exchange: Exchange, connection: OpaquePointer) {
     }
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestPointer, _ in
-    guard let cls, let requestPointer, let stored = requestPointer.pointee else { return }
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestPointer, _ in
+    guard let cls, let connection, let requestPointer, let stored = requestPointer.pointee else { return }
     requestPointer.pointee = nil
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
@@ -309,7 +415,7 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, _, requestPo
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     context.handler.finished(
         exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds, admission: exchange.ticket)
-    context.closed()
+    context.closed(on: connection)
 }
 
 private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in

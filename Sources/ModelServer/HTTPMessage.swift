@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 
 /// A request as the server handles it, once its body (or its multipart files) is read.
@@ -60,6 +61,16 @@ struct HTTPResponse: Sendable {
             )
         }
         return HTTPResponse(status: status, contentType: "application/json", body: body)
+    }
+
+    /// The status line, headers (with Content-Length) and body as HTTP/1.1 sends them, for an
+    /// answer written to the socket directly.
+    var wireBytes: Data {
+        let reason = MHD_get_reason_phrase_for(UInt32(status)).map { String(cString: $0) } ?? ""
+        var head = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        return Data(head.utf8) + body
     }
 
     /// An empty 200 response.

@@ -45,31 +45,34 @@ struct InferenceRequest {
             binary = body.dropFirst(length)
         }
         guard !jsonPart.isEmpty else { throw .badRequest("The request body is empty; expected an inference request in JSON.") }
-        guard let json = (try? JSONSerialization.jsonObject(with: jsonPart)) as? [String: Any] else {
+        guard let wire = try? InferenceRequestWire.decode(jsonPart, maxImages: maxImages) else {
             guard let headerLength else { throw .badRequest("The request body is not a JSON object.") }
             throw .badRequest(
                 "The body's first \(jsonPart.count) bytes (header Inference-Header-Content-Length: \(headerLength)) are not "
                     + "a JSON object: the length must be that of the JSON inference request exactly.")
         }
+        let json = wire.members
         id = json["id"] as? String
         let requestParameters = json["parameters"] as? [String: Any] ?? [:]
         parameters = try ParameterParsing.parameters(json: requestParameters)
         binaryOutput = try Self.flag(requestParameters["binary_data_output"], "Parameter 'binary_data_output'")
-        guard let inputs = json["inputs"] as? [[String: Any]], inputs.count == 1 else {
+        guard let inputs = wire.inputs, inputs.count == 1 else {
             throw .badRequest("'inputs' must be an array of one input: a BYTES tensor of encoded images, shape [B].")
         }
-        let input = inputs[0]
-        inputName = input["name"] as? String ?? "image"
-        images = try Self.images(of: input, name: inputName, binary: binary, maxImages: maxImages)
+        inputName = inputs[0].members["name"] as? String ?? "image"
+        images = try Self.images(of: inputs[0], name: inputName, binary: binary, maxImages: maxImages)
         outputs = try Self.outputs(json["outputs"])
     }
 
-    private static func images(of input: [String: Any], name: String, binary: Data, maxImages: Int) throws(HTTPError) -> [Data] {
+    private static func images(
+        of wireInput: InferenceRequestWire.Input, name: String, binary: Data, maxImages: Int
+    ) throws(HTTPError) -> [Data] {
+        let input = wireInput.members
         guard let datatype = input["datatype"] as? String, datatype == "BYTES" else {
             throw .badRequest(
                 "Input '\(name)' has datatype \(JSONValue.text(input["datatype"])); expected BYTES (encoded images).")
         }
-        guard let shape = input["shape"] as? [Any], shape.count == 1, let count = JSONValue.integer(shape[0]), count >= 1 else {
+        guard let count = InferenceRequestWire.declaredCount(input["shape"]), count >= 1 else {
             throw .badRequest("Input '\(name)' has shape \(JSONValue.text(input["shape"])); expected [B] with B >= 1 images.")
         }
         guard count <= maxImages else {
@@ -87,7 +90,7 @@ struct InferenceRequest {
             }
             images = try BinaryTensor.elements(binary, count: count, input: name)
         } else {
-            images = try base64Elements(input["data"], count: count, input: name)
+            images = try base64Elements(wireInput.elements, count: count, input: name)
         }
         guard images.count == count else {
             throw .badRequest("Input '\(name)' has shape [\(count)] but \(images.count) elements.")
@@ -95,23 +98,18 @@ struct InferenceRequest {
         return images
     }
 
-    /// The decoded elements of a JSON BYTES tensor, checked against the shape's `count` before
-    /// any is decoded.
-    private static func base64Elements(_ data: Any?, count: Int, input: String) throws(HTTPError) -> [Data] {
-        guard let strings = data as? [Any] else {
-            throw .badRequest("Input '\(input)' has no 'data' array (or binary_data_size).")
+    /// The decoded elements of a JSON BYTES tensor (decoded only when their number is the
+    /// shape's `count`).
+    private static func base64Elements(
+        _ elements: InferenceRequestWire.Elements, count: Int, input: String
+    ) throws(HTTPError) -> [Data] {
+        switch elements {
+        case .missing: throw .badRequest("Input '\(input)' has no 'data' array (or binary_data_size).")
+        case .counted(let found): throw .badRequest("Input '\(input)' has shape [\(count)] but \(found) elements.")
+        case .invalid(let index):
+            throw .badRequest("Input '\(input)', element \(index): expected a base64 string of an encoded image.")
+        case .decoded(let images): return images
         }
-        guard strings.count == count else {
-            throw .badRequest("Input '\(input)' has shape [\(count)] but \(strings.count) elements.")
-        }
-        var images: [Data] = []
-        for (index, element) in strings.enumerated() {
-            guard let text = element as? String, let bytes = Data(base64Encoded: text) else {
-                throw .badRequest("Input '\(input)', element \(index): expected a base64 string of an encoded image.")
-            }
-            images.append(bytes)
-        }
-        return images
     }
 
     /// A boolean parameter (false when absent).

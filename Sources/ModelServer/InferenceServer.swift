@@ -14,14 +14,16 @@ package final class InferenceServer: Sendable {
     /// - Throws: `ServerStartError` when the token file is unreadable or the address cannot be bound.
     package init(configuration: ServerConfiguration, models: [ServedModel]) throws(ServerStartError) {
         let token = try configuration.tokenFile.map { file throws(ServerStartError) in try BearerToken(file: file) }
-        handler = RequestHandler(models: models, limits: configuration.limits, token: token)
+        let connections = ConnectionStats()
+        handler = RequestHandler(models: models, limits: configuration.limits, token: token, connections: connections)
         let limits = configuration.limits
         self.limits = limits
         daemon = try HTTPDaemon(
             HTTPDaemon.Settings(
                 host: configuration.host, port: configuration.port, connectionLimit: limits.maxConnections,
-                idleTimeoutSeconds: limits.idleTimeoutSeconds, connectionMemoryLimit: limits.connectionMemoryBytes),
-            handler: handler)
+                reservedConnections: limits.reservedConnections, idleTimeoutSeconds: limits.idleTimeoutSeconds,
+                minBodyBytesPerSecond: limits.minBodyBytesPerSecond, connectionMemoryLimit: limits.connectionMemoryBytes),
+            handler: handler, stats: connections)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         address = "http://\(host):\(daemon.port)"
     }

@@ -53,7 +53,7 @@ final class Metrics: Sendable {
     }
 
     /// The exposition text; `waiting` gives each model's requests waiting for a classifier.
-    func render(waiting: [(model: String, count: Int)]) -> String {
+    func render(waiting: [(model: String, count: Int)], connections: ConnectionStats) -> String {
         let state = state.withLock { $0 }
         var lines = [
             "# HELP vision_tasks_requests_total HTTP requests by route and status.",
@@ -73,6 +73,18 @@ final class Metrics: Sendable {
             "# TYPE vision_tasks_queue_waiting gauge",
         ]
         lines += waiting.map { "vision_tasks_queue_waiting{model=\"\(escaped($0.model))\"} \($0.count)" }
+        lines += [
+            "# HELP vision_tasks_connections_open Open connections.", "# TYPE vision_tasks_connections_open gauge",
+            "vision_tasks_connections_open \(connections.open)",
+            "# HELP vision_tasks_connections_late_head_total Connections closed because a request head was not in "
+                + "within --idle-timeout.",
+            "# TYPE vision_tasks_connections_late_head_total counter",
+            "vision_tasks_connections_late_head_total \(connections.lateHeads)",
+            "# HELP vision_tasks_connections_reserve_refused_total Requests other than health probes refused (503) on "
+                + "the connections kept for probes.",
+            "# TYPE vision_tasks_connections_reserve_refused_total counter",
+            "vision_tasks_connections_reserve_refused_total \(connections.refusedOnReserve)",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -8,9 +8,10 @@ final class RequestHandler: HTTPExchangeHandler {
     private let modelNames: [String]
     private let limits: ServerLimits
     private let token: BearerToken?
+    private let connections: ConnectionStats
     let metrics = Metrics()
 
-    init(models: [ServedModel], limits: ServerLimits, token: BearerToken?) {
+    init(models: [ServedModel], limits: ServerLimits, token: BearerToken?, connections: ConnectionStats) {
         var pools: [String: ModelPool] = [:]
         for model in models {
             pools[model.name] = ModelPool(model)
@@ -19,11 +20,22 @@ final class RequestHandler: HTTPExchangeHandler {
         modelNames = models.map(\.name)
         self.limits = limits
         self.token = token
+        self.connections = connections
     }
 
-    func admit(_ head: RequestHead, bodyLength: Int?) -> Admission {
+    func admit(_ head: RequestHead, bodyLength: Int?, onReservedConnection: Bool) -> Admission {
         let free = Admission.accept(Admission.Ticket(holdsSlot: false), bodyLimit: 0)
         guard let route = Route(path: head.path) else { return .reject(HTTPError(404, "No route \(head.path).").response) }
+        if onReservedConnection, !route.isProbe {
+            connections.refusedOnReserveConnection()
+            return .reject(
+                HTTPError(
+                    503,
+                    "The server has \(limits.maxConnections) connections open, its limit (--max-connections); "
+                        + "the connections beyond it are kept for health probes.",
+                    headers: [("Retry-After", "1"), ("Connection", "close")]
+                ).response)
+        }
         guard head.method == route.method || (head.method == "HEAD" && route.method == "GET") else {
             var response = HTTPError(405, "\(head.path) accepts \(route.method), not \(head.method).").response
             response.headers.append(("Allow", route.method == "GET" ? "GET, HEAD" : route.method))
@@ -73,7 +85,8 @@ final class RequestHandler: HTTPExchangeHandler {
         case .metrics:
             let waiting = modelNames.map { ($0, pools[$0]!.waiting) }
             return HTTPResponse(
-                status: 200, contentType: "text/plain; version=0.0.4", body: Data(metrics.render(waiting: waiting).utf8))
+                status: 200, contentType: "text/plain; version=0.0.4",
+                body: Data(metrics.render(waiting: waiting, connections: connections).utf8))
         case .live, .ready, .modelReady: return .ok
         case .serverMetadata:
             return try .json([

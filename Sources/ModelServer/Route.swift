@@ -35,6 +35,10 @@ enum Route: Equatable {
     /// Routes that need no token: the page (it asks for one) and the health probes.
     var isPublic: Bool { [.page, .live, .ready].contains(self) }
 
+    /// The health probes and metrics: answered even on the connections kept beyond the
+    /// connection limit, so that monitoring sees an overloaded server as such.
+    var isProbe: Bool { [.live, .ready, .metrics].contains(self) }
+
     /// The route for a path (`/v2/models/NAME[/versions/V]/...`), or nil for an unknown one.
     init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)

@@ -11,10 +11,18 @@ package struct ServerLimits: Sendable {
     package var maxRequests = 64
     /// Seconds a request may wait for a classifier (503 after).
     package var requestTimeoutSeconds = 30.0
-    /// Open connections at most.
-    package var maxConnections = 128
-    /// Seconds a connection may stay idle, including a client sending its headers slowly.
+    /// Open connections at most for requests; `reservedConnections` more are accepted for
+    /// health probes only (other requests on them get 503), so that slow clients holding every
+    /// connection do not make the probes fail.
+    package var maxConnections = 512
+    /// Connections kept for health probes beyond `maxConnections`.
+    package var reservedConnections = 16
+    /// Seconds a connection may stay idle; also the time within which each request line and
+    /// headers must arrive, from the connection's opening or its previous response.
     package var idleTimeoutSeconds = 30
+    /// Bytes per second a request body must come at, on average, once 10 seconds have passed
+    /// since its head (408 and closed below; checked as bytes arrive).
+    package var minBodyBytesPerSecond = 16 * 1024
     /// Bytes per connection for the request line and headers.
     package var connectionMemoryBytes = 64 * 1024
 

@@ -63,6 +63,21 @@ final class RawConnection: @unchecked Sendable {
         return data
     }
 
+    /// Whether the server has sent something or closed the connection (a read would not block):
+    /// a client sending slowly stops then, so that its next bytes do not make the server's
+    /// kernel reset the connection before the answer is read.
+    var hasAnswered: Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 1
+    }
+
+    /// `GET path` on a connection of its own (`Connection: close`): the whole response as text.
+    static func get(_ path: String, port: Int) async throws -> String {
+        let connection = try RawConnection(port: port)
+        connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        return String(decoding: await connection.readAll(), as: UTF8.self)
+    }
+
     /// The status code of the response read to the end, or nil when none came.
     func responseStatus() async -> Int? {
         let text = String(decoding: await readAll(), as: UTF8.self)

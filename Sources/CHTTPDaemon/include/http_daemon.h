@@ -39,6 +39,17 @@ int vt_http_stop_accepting(struct MHD_Daemon *daemon);
 /// The port the daemon listens on, or 0 when it cannot be read.
 uint16_t vt_http_bound_port(struct MHD_Daemon *daemon);
 
+/// The connection's socket, or -1 when libmicrohttpd does not say.
+int vt_http_connection_socket(struct MHD_Connection *connection);
+
+/// Sends `count` bytes on `socket` directly, without libmicrohttpd: an answer the server gives
+/// while libmicrohttpd is still reading the request (it sends responses only once the body is
+/// in). Returns whether all of them were queued in the kernel.
+int vt_http_send_now(int socket, const void *bytes, size_t count);
+
+/// Sets the connection's idle timeout in seconds (0: none).
+void vt_http_set_timeout(struct MHD_Connection *connection, unsigned int seconds);
+
 /// Writes the client's numeric address into `buffer` ("?" when unknown).
 void vt_http_client_address(struct MHD_Connection *connection, char *buffer, size_t size);
 

@@ -81,17 +81,27 @@ struct ServeCommand: ParsableCommand {
         default: 30, defaultDescription: "30", transform: ValueParser.integer("request-timeout", in: 1...86_400))
     static let idleTimeout = Option<Int>(
         name: "idle-timeout", valueName: "SECONDS",
-        help: "Close a connection idle this long, including one sending its request slowly.", default: 30,
+        help:
+            "Close a connection idle this long, or whose request line and headers are not all in this long after it "
+            + "opened or its previous response.", default: 30,
         defaultDescription: "30", transform: ValueParser.integer("idle-timeout", in: 1...86_400))
+    static let minBodyRate = Option<Int>(
+        name: "min-body-rate", valueName: "BYTES",
+        help: "Bytes per second a request body must come at, on average, after its first 10 s (408 and closed below).",
+        default: ServerLimits().minBodyBytesPerSecond, defaultDescription: "16384 (16 KiB/s)",
+        transform: ValueParser.integer("min-body-rate", in: 1...Int(Int32.max)))
     static let maxConnections = Option<Int>(
-        name: "max-connections", valueName: "N", help: "Open connections at most.", default: ServerLimits().maxConnections,
-        defaultDescription: "128", transform: ValueParser.integer("max-connections", in: 1...10_000))
+        name: "max-connections", valueName: "N",
+        help: "Open connections at most for requests; 16 more are kept for the health probes.",
+        default: ServerLimits().maxConnections, defaultDescription: "512",
+        transform: ValueParser.integer("max-connections", in: 1...10_000))
 
     static let optionTable = [
         model.definition, task.definition, EmbedderOptionGroup.l2Normalize.definition, EmbedderOptionGroup.quantize.definition,
         label.definition, host.definition, port.definition, workers.definition, threads.definition,
         locale.definition, tokenFile.definition, insecure.definition, maxBody.definition, maxImages.definition,
-        maxRequests.definition, requestTimeout.definition, idleTimeout.definition, maxConnections.definition,
+        maxRequests.definition, requestTimeout.definition, idleTimeout.definition, minBodyRate.definition,
+        maxConnections.definition,
         StandardOptions.verbose.definition,
     ]
 
@@ -134,6 +144,7 @@ struct ServeCommand: ParsableCommand {
         configuration.limits.maxRequests = try parsed.value(Self.maxRequests)
         configuration.limits.requestTimeoutSeconds = Double(try parsed.value(Self.requestTimeout))
         configuration.limits.idleTimeoutSeconds = try parsed.value(Self.idleTimeout)
+        configuration.limits.minBodyBytesPerSecond = try parsed.value(Self.minBodyRate)
         configuration.limits.maxConnections = try parsed.value(Self.maxConnections)
         self.configuration = configuration
         workers = try parsed.value(Self.workers)
