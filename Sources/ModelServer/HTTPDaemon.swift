@@ -11,24 +11,17 @@ protocol HTTPExchangeHandler: Sendable {
     /// connection was opened beyond the connection limit, in the room kept for health probes.
     func admit(_ head: RequestHead, bodyLength: Int?, onReservedConnection: Bool) -> Admission
     /// The response to a request whose body is read.
-    func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse
+    func respond(to request: HTTPRequest) -> HTTPResponse
     /// Called once per admitted or rejected request when it is over.
-    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double, admission: Admission.Ticket?)
+    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double)
 }
 
 /// The outcome of `HTTPExchangeHandler.admit`.
 enum Admission: Sendable {
-    /// Read the body (at most `bodyLimit` bytes), then call `respond`. The ticket travels with
-    /// the request to `finished` (it holds, say, a slot of the in-flight limit).
-    case accept(Ticket, bodyLimit: Int)
+    /// Read the body (at most `bodyLimit` bytes), then call `respond`.
+    case accept(bodyLimit: Int)
     /// Answer at once; the body is not read.
     case reject(HTTPResponse)
-
-    /// What the handler wants back with the request.
-    struct Ticket: Sendable {
-        /// Whether the request holds a slot of the in-flight limit.
-        let holdsSlot: Bool
-    }
 }
 
 /// An HTTP/1.1 server over libmicrohttpd: a thread per connection (a blocking handler never
@@ -53,6 +46,8 @@ final class HTTPDaemon: @unchecked Sendable {
         var reservedConnections: Int
         /// Also the deadline of each request head.
         var idleTimeoutSeconds: Int
+        /// Bytes of request bodies being received, in all; a body that would pass it gets 503.
+        var receivingBodyBudget: Int
         var minBodyBytesPerSecond: Int
         var connectionMemoryLimit: Int
     }
@@ -121,6 +116,7 @@ private final class DaemonContext: Sendable {
     /// Connections beyond the connection limit (kept for health probes).
     private let softLimit: Int
     let minBodyBytesPerSecond: Double
+    private let receivingBodyBudget: Int
     /// Set when the server stops: responses carry `Connection: close`, ending keep-alive.
     let closeConnections = Atomic(false)
     private struct Counts {
@@ -141,6 +137,7 @@ private final class DaemonContext: Sendable {
         self.stats = stats
         softLimit = settings.connectionLimit
         minBodyBytesPerSecond = Double(settings.minBodyBytesPerSecond)
+        receivingBodyBudget = settings.receivingBodyBudget
         deadlines = HeadDeadlines(timeout: .seconds(settings.idleTimeoutSeconds), stats: stats)
     }
 
@@ -154,6 +151,12 @@ private final class DaemonContext: Sendable {
             $0.handedOver = max($0.handedOver - 1, 0)
         }
     }
+
+    /// Counts `count` more body bytes received; false (and nothing counted) when that would
+    /// pass the budget.
+    func receiveBody(_ count: Int) -> Bool { stats.receiveBody(count, budget: receivingBodyBudget) }
+
+    func releaseBody(_ count: Int) { stats.releaseBody(count) }
 
     /// Whether the connection was opened beyond the connection limit.
     func isReserved(_ connection: OpaquePointer) -> Bool {
@@ -210,10 +213,11 @@ private final class Exchange {
     /// The connection's socket, for answers sent before the body is in.
     let socket: Int32
     let started = ContinuousClock.now
-    var ticket: Admission.Ticket?
     var bodyLimit = 0
     var body = Data()
     var received = 0
+    /// Bytes counted against the daemon's budget for bodies being received.
+    var counted = 0
     var form = FormFiles()
     var postProcessor: OpaquePointer?
     var failure: HTTPError?
@@ -248,16 +252,26 @@ private final class Exchange {
 
     /// Adds upload bytes, through the multipart parser when there is one. A body over the limit
     /// is answered 413 at once (a chunked body has no Content-Length to refuse it by), one that
-    /// comes slower than `minRate` bytes per second 408.
-    func append(_ data: UnsafePointer<CChar>, count: Int, minRate: Double) -> Progress {
+    /// would pass the daemon's budget for bodies being received 503, one that comes slower than
+    /// the minimum rate 408.
+    func append(_ data: UnsafePointer<CChar>, count: Int, context: DaemonContext) -> Progress {
         received += count
         if let answeredEarly { return ContinuousClock.now - answeredEarly < Self.linger ? .reading : .close }
         guard received <= bodyLimit else {
-            body = Data()
-            form.removeAll()
+            drop(context)
             answerEarly(HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes."))
             return .lingering
         }
+        guard context.receiveBody(count) else {
+            drop(context)
+            answerEarly(
+                HTTPError(
+                    503, "The server is receiving too many request bodies at once; try again.",
+                    headers: [("Retry-After", "1")]))
+            return .lingering
+        }
+        counted += count
+        let minRate = context.minBodyBytesPerSecond
         let late = (ContinuousClock.now - started - Self.bodyRateGrace) / .seconds(1)
         if late > 0, Double(received) < late * minRate {
             answerEarly(
@@ -280,6 +294,14 @@ private final class Exchange {
         } else {
             data.withMemoryRebound(to: UInt8.self, capacity: count) { body.append($0, count: count) }
         }
+    }
+
+    /// Frees the body and its count in the daemon's budget.
+    func drop(_ context: DaemonContext) {
+        body = Data()
+        form.removeAll()
+        context.releaseBody(counted)
+        counted = 0
     }
 
     /// Sends `error` on the socket while libmicrohttpd is still reading the request, then ends
@@ -353,8 +375,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         switch context.handler.admit(head, bodyLength: length, onReservedConnection: context.isReserved(connection)) {
         case .reject(let response):
             return queue(response, on: connection, exchange: exchange, context: context)
-        case .accept(let ticket, let limit):
-            exchange.ticket = ticket
+        case .accept(let limit):
             exchange.bodyLimit = limit
             if head.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
                 startMultipart(exchange, connection: connection)
@@ -367,7 +388,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0, let uploadData {
-        let progress = exchange.append(uploadData, count: uploadSize.pointee, minRate: context.minBodyBytesPerSecond)
+        let progress = exchange.append(uploadData, count: uploadSize.pointee, context: context)
         uploadSize.pointee = 0
         switch progress {
         case .reading: return .YES
@@ -386,7 +407,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let request = HTTPRequest(head: exchange.head, body: exchange.body, files: exchange.form.files)
     exchange.body = Data()
     exchange.form.removeAll()
-    let response = context.handler.respond(to: request, admission: exchange.ticket ?? Admission.Ticket(holdsSlot: false))
+    let response = context.handler.respond(to: request)
     return queue(response, on: connection, exchange: exchange, context: context)
 }
 
@@ -411,10 +432,11 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, 
     requestPointer.pointee = nil
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     let exchange = Unmanaged<Exchange>.fromOpaque(stored).takeRetainedValue()
+    exchange.drop(context)
     let elapsed = ContinuousClock.now - exchange.started
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     context.handler.finished(
-        exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds, admission: exchange.ticket)
+        exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds)
     context.closed(on: connection)
 }
 

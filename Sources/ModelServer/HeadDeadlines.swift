@@ -90,6 +90,7 @@ final class HeadDeadlines: @unchecked Sendable {
 final class ConnectionStats: Sendable {
     private struct Counts {
         var open = 0
+        var bodyBytes = 0
         var lateHeads = 0
         var refusedOnReserve = 0
     }
@@ -97,6 +98,8 @@ final class ConnectionStats: Sendable {
 
     /// Open connections.
     var open: Int { counts.withLock { $0.open } }
+    /// Bytes of the request bodies held by requests in progress.
+    var bodyBytes: Int { counts.withLock { $0.bodyBytes } }
     /// Connections closed because their request head was late.
     var lateHeads: Int { counts.withLock { $0.lateHeads } }
     /// Requests other than health probes refused on a connection kept for probes.
@@ -111,6 +114,17 @@ final class ConnectionStats: Sendable {
     }
 
     func closed() { counts.withLock { $0.open -= 1 } }
+
+    /// Counts `count` more body bytes; false (and nothing counted) when that would pass `budget`.
+    func receiveBody(_ count: Int, budget: Int) -> Bool {
+        counts.withLock {
+            guard $0.bodyBytes + count <= budget else { return false }
+            $0.bodyBytes += count
+            return true
+        }
+    }
+
+    func releaseBody(_ count: Int) { counts.withLock { $0.bodyBytes -= count } }
     func closedLateHead() { counts.withLock { $0.lateHeads += 1 } }
     func refusedOnReserveConnection() { counts.withLock { $0.refusedOnReserve += 1 } }
 }

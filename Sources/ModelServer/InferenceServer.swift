@@ -22,6 +22,7 @@ package final class InferenceServer: Sendable {
             HTTPDaemon.Settings(
                 host: configuration.host, port: configuration.port, connectionLimit: limits.maxConnections,
                 reservedConnections: limits.reservedConnections, idleTimeoutSeconds: limits.idleTimeoutSeconds,
+                receivingBodyBudget: limits.maxRequests * limits.maxBodyBytes,
                 minBodyBytesPerSecond: limits.minBodyBytesPerSecond, connectionMemoryLimit: limits.connectionMemoryBytes),
             handler: handler, stats: connections)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

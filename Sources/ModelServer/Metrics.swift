@@ -67,7 +67,7 @@ final class Metrics: Sendable {
         lines += histogram(
             "vision_tasks_inference_duration_seconds", "Classification time per request by model.", "model", state.inference)
         lines += [
-            "# HELP vision_tasks_requests_in_flight Inference requests being received, queued or classified.",
+            "# HELP vision_tasks_requests_in_flight Inference requests received, and queued or being classified.",
             "# TYPE vision_tasks_requests_in_flight gauge", "vision_tasks_requests_in_flight \(state.inFlight)",
             "# HELP vision_tasks_queue_waiting Requests waiting for a classifier, by model.",
             "# TYPE vision_tasks_queue_waiting gauge",
@@ -76,6 +76,8 @@ final class Metrics: Sendable {
         lines += [
             "# HELP vision_tasks_connections_open Open connections.", "# TYPE vision_tasks_connections_open gauge",
             "vision_tasks_connections_open \(connections.open)",
+            "# HELP vision_tasks_request_body_bytes Bytes of request bodies held by the requests in progress.",
+            "# TYPE vision_tasks_request_body_bytes gauge", "vision_tasks_request_body_bytes \(connections.bodyBytes)",
             "# HELP vision_tasks_connections_late_head_total Connections closed because a request head was not in "
                 + "within --idle-timeout.",
             "# TYPE vision_tasks_connections_late_head_total counter",

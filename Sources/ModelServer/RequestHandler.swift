@@ -24,7 +24,7 @@ final class RequestHandler: HTTPExchangeHandler {
     }
 
     func admit(_ head: RequestHead, bodyLength: Int?, onReservedConnection: Bool) -> Admission {
-        let free = Admission.accept(Admission.Ticket(holdsSlot: false), bodyLimit: 0)
+        let free = Admission.accept(bodyLimit: 0)
         guard let route = Route(path: head.path) else { return .reject(HTTPError(404, "No route \(head.path).").response) }
         if onReservedConnection, !route.isProbe {
             connections.refusedOnReserveConnection()
@@ -54,27 +54,31 @@ final class RequestHandler: HTTPExchangeHandler {
             return .reject(
                 HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(limits.maxBodyBytes).").response)
         }
-        guard metrics.admit(limit: limits.maxRequests) else {
-            return .reject(
-                HTTPError(
-                    503, "The server is busy: \(limits.maxRequests) inference requests are in progress.",
-                    headers: [("Retry-After", "1")]
-                ).response)
-        }
-        return .accept(Admission.Ticket(holdsSlot: true), bodyLimit: limits.maxBodyBytes)
+        // Busy now: not worth reading the body. The slot itself is taken once the body is in, so
+        // that a client sending slowly holds a connection, never a place in the queue.
+        guard metrics.inFlight < limits.maxRequests else { return .reject(busy.response) }
+        return .accept(bodyLimit: limits.maxBodyBytes)
     }
 
-    func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse {
+    private var busy: HTTPError {
+        HTTPError(
+            503, "The server is busy: \(limits.maxRequests) inference requests are in progress.",
+            headers: [("Retry-After", "1")])
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let route = Route(path: request.head.path) else { return HTTPError(404, "No route.").response }
         do throws(HTTPError) {
+            guard route.method == "POST" else { return try respond(to: request, route: route) }
+            guard metrics.admit(limit: limits.maxRequests) else { throw busy }
+            defer { metrics.release() }
             return try respond(to: request, route: route)
         } catch {
             return error.response
         }
     }
 
-    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double, admission: Admission.Ticket?) {
-        if admission?.holdsSlot == true { metrics.release() }
+    func finished(_ head: RequestHead, status: Int, bytes: Int, seconds: Double) {
         metrics.recordRequest(route: Route(path: head.path)?.label ?? "unknown", status: status, seconds: seconds)
         AccessLog.record(head, status: status, bytes: bytes, seconds: seconds)
     }

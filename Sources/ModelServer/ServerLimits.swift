@@ -6,8 +6,9 @@ package struct ServerLimits: Sendable {
     package var maxBodyBytes = 32 * 1024 * 1024
     /// Images per request at most (400 above).
     package var maxImages = 64
-    /// Inference requests admitted at once (received, waiting or classified); further ones
-    /// get 503 with Retry-After.
+    /// Inference requests admitted at once (received whole, and waiting or classified); further
+    /// ones get 503 with Retry-After. Bodies being received take no slot; together they may
+    /// hold `maxRequests * maxBodyBytes` bytes (503 beyond).
     package var maxRequests = 64
     /// Seconds a request may wait for a classifier (503 after).
     package var requestTimeoutSeconds = 30.0

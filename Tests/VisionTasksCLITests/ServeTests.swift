@@ -334,6 +334,24 @@ struct ServeTests {
     }
 
     @Test func aFullQueueGets503WithRetryAfter() async throws {
+        let server = try await ServerProcess(
+            Self.holdingConnections + ["--max-requests", "1", "--workers", "1", "--max-images", "200"])
+        let burger = try Data(contentsOf: Self.burger)
+        // 200 photos keep the one slot for seconds: long enough to see it taken and be refused.
+        let (photos, boundary) = Self.multipart(Array(repeating: ("burger.jpg", Self.burger), count: 200))
+        async let long = server.request(
+            "POST", "/v1/models/mobilenet/classify", body: photos,
+            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
+        try await Self.waitForInFlight(server, 1)
+        let reply = try await server.request(
+            "POST", "/v1/models/mobilenet/classify", body: burger, headers: ["Content-Type": "image/jpeg"])
+        #expect(reply.status == 503, "\(reply.text)")
+        #expect(reply.header("Retry-After") == "1")
+        #expect(try await Self.records(long).count == 200)
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test func aBodyBeingReceivedHoldsNoSlot() async throws {
         let server = try await ServerProcess(Self.holdingConnections + ["--max-requests", "1"])
         let holder = try RawConnection(port: server.port)
         let burger = try Data(contentsOf: Self.burger)
@@ -341,11 +359,13 @@ struct ServeTests {
             "POST /v1/models/mobilenet/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
                 + "Content-Length: \(burger.count)\r\nConnection: close\r\n\r\n")
         holder.send(burger.prefix(100))
-        try await Self.waitForInFlight(server, 1)
+        let receiving = try await Waiting.poll(safetyNet: 120) {
+            try await server.metric("vision_tasks_request_body_bytes") == 100
+        }
+        try #require(receiving, "the server never counted the holder's 100 bytes")
         let reply = try await server.request(
             "POST", "/v1/models/mobilenet/classify", body: burger, headers: ["Content-Type": "image/jpeg"])
-        #expect(reply.status == 503, "\(reply.text)")
-        #expect(reply.header("Retry-After") == "1")
+        #expect(reply.status == 200, "\(reply.text)")
         holder.send(burger.dropFirst(100))
         #expect(await holder.responseStatus() == 200)
         #expect(await server.terminate() == 0)
@@ -385,7 +405,10 @@ struct ServeTests {
                     + "Content-Length: \(burger.count)\r\nConnection: close\r\n\r\n")
             client.send(burger.prefix(10))
         }
-        try await Self.waitForInFlight(server, clients.count)
+        let receiving = try await Waiting.poll(safetyNet: 120) {
+            try await server.metric("vision_tasks_request_body_bytes") == Double(10 * clients.count)
+        }
+        try #require(receiving, "the server never counted the four requests' first bytes")
         let exit = Task { await server.terminate() }
         // The server stops accepting (connections are refused) while the four are still open.
         let refused = await Waiting.poll(safetyNet: 120) { (try? RawConnection(port: server.port)) == nil }

@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
         defaultDescription: "64", transform: ValueParser.integer("max-images", in: 1...100_000))
     static let maxRequests = Option<Int>(
         name: "max-requests", valueName: "N",
-        help: "Inference requests in progress at once (being received, queued or classified); 503 with Retry-After above.",
+        help: "Inference requests in progress at once (received, and queued or classified); 503 with Retry-After above.",
         default: ServerLimits().maxRequests, defaultDescription: "64",
         transform: ValueParser.integer("max-requests", in: 1...100_000))
     static let requestTimeout = Option<Int>(
