@@ -88,6 +88,12 @@ package struct TrainingReport: Codable, Sendable {
     package var trainingAccuracy = 0.0
     /// nil without validation photos.
     package var validationAccuracy: Double?
+    /// With `quantize`: of the validation photos (the training photos without validation), how
+    /// many get the same UINT8 score for their two best classes, which the quantized model then
+    /// cannot rank (a strong L2 penalty flattens the scores); nil without `quantize`.
+    package var quantizedTies: Int?
+    /// The photos `quantizedTies` counts among.
+    package var quantizedTiesChecked = 0
     package var featureSeconds = 0.0
     package var fitSeconds = 0.0
     package var totalSeconds = 0.0
@@ -195,6 +201,11 @@ package enum ClassifierTrainer {
             report.validationAccuracy = try accuracy(fit.model, validationFeatures)
             report.validationCount = validationFeatures.rows.count
         }
+        if configuration.quantize {
+            let checked = validationFeatures.rows.isEmpty ? trainingFeatures : validationFeatures
+            report.quantizedTies = try quantizedTies(fit.model, checked)
+            report.quantizedTiesChecked = checked.rows.count
+        }
 
         let head = DenseHead(weights: fit.model.weights.values.map(Float.init), bias: fit.model.bias.map(Float.init))
         let trained = TrainedClassifier(
@@ -281,6 +292,17 @@ package enum ClassifierTrainer {
         guard !set.rows.isEmpty else { return 0 }
         let predictions = try model.predictions(for: try Matrix(rows: set.rows))
         return Double(zip(predictions, set.labels).filter { $0 == $1 }.count) / Double(set.rows.count)
+    }
+
+    /// The rows whose two best scores quantize to the same UINT8 value (scale 1/256, as the
+    /// quantized export's output; 1 becomes 255).
+    private static func quantizedTies(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Int {
+        guard !set.rows.isEmpty else { return 0 }
+        let scores = try model.probabilities(for: try Matrix(rows: set.rows))
+        return (0..<scores.rows).filter { row in
+            let best = scores.row(row).map { min(255, ($0 * 256).rounded()) }.sorted(by: >)
+            return best.count >= 2 && best[0] == best[1]
+        }.count
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {

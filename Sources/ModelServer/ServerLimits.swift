@@ -22,7 +22,7 @@ package struct ServerLimits: Sendable {
     /// headers must arrive, from the connection's opening or its previous response.
     package var idleTimeoutSeconds = 30
     /// Bytes per second a request body must come at, on average, once 10 seconds have passed
-    /// since its head (408 and closed below; checked as bytes arrive).
+    /// since its head (408 and closed below; checked as bytes arrive); 0: no minimum.
     package var minBodyBytesPerSecond = 16 * 1024
     /// Bytes per connection for the request line and headers.
     package var connectionMemoryBytes = 64 * 1024

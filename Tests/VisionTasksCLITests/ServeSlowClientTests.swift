@@ -33,7 +33,8 @@ struct ServeSlowClientTests {
     }
 
     @Test func aBodyBelowTheMinimumRateGets408() async throws {
-        let server = try await ServerProcess(ServeTests.holdingConnections + ["--min-body-rate", "1000"])
+        let server = try await ServerProcess(
+            ["--model", "mobilenet=\(ServerProcess.mobilenet)", "--idle-timeout", "3600", "--min-body-rate", "1000"])
         let slow = try RawConnection(port: server.port)
         slow.send(Self.classifyHead + "Content-Length: 100000\r\n\r\n")
         // 10 bytes every 0.2 s, 50 bytes per second: after the first 10 s the body is cut off.

@@ -328,9 +328,10 @@ struct ServeTests {
     }
 
     /// For tests that hold a connection open while they do other things: an idle timeout far
-    /// beyond anything a loaded machine can take, so only the events under test close it.
+    /// beyond anything a loaded machine can take and no minimum body rate, so only the events
+    /// under test close it.
     static var holdingConnections: [String] {
-        ["--model", "mobilenet=\(ServerProcess.mobilenet)", "--idle-timeout", "3600"]
+        ["--model", "mobilenet=\(ServerProcess.mobilenet)", "--idle-timeout", "3600", "--min-body-rate", "0"]
     }
 
     @Test func aFullQueueGets503WithRetryAfter() async throws {

@@ -63,6 +63,32 @@ struct TrainCommandTests {
         #expect(label.status == 0, "\(label)")
     }
 
+    /// A penalty so strong that every score is a third: the quantized model's two best scores tie
+    /// for every photo, and `train` says so (with the default penalty, no photo ties).
+    @Test func quantizedScoresFlattenedByTheL2PenaltyAreWarnedAbout() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, validation) = try Self.subset(in: root)
+        var ties: [Int] = []
+        for (name, l2) in [("flat", ["--l2", "1e6"]), ("default", [])] {
+            let run = try await VisionTasksTool.run(
+                [
+                    "train", train, "--base", Self.extractor, "--validation", validation, "--output",
+                    root.appendingPathComponent(name).path, "--no-cache", "--quantize", "--format", "json",
+                ] + l2)
+            #expect(run.status == 0, "\(run)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+            ties.append(try #require(report["quantizedTies"] as? Int, "\(report)"))
+            #expect(report["quantizedTiesChecked"] as? Int == 9)
+            let warning =
+                "warning: in model_quantized.tflite, 9 of 9 validation photos get the same UINT8 score for their two best "
+                + "classes, which it cannot rank (scores within 1/256 of each other; --l2 1e+06 flattens them): "
+                + "use a smaller --l2, or model.tflite"
+            #expect(run.stderr.contains(warning) == (name == "flat"), "\(run.stderr)")
+        }
+        #expect(ties == [9, 0])
+    }
+
     @Test func usageErrors() async throws {
         let both = try await VisionTasksTool.run([
             "train", "data", "--base", Self.extractor, "--output", "out", "--validation", "v", "--validation-split", "0.2",

@@ -178,6 +178,13 @@ struct TrainCommand: ParsableCommand {
                 "warning: \(report.sharedValidationPhotos) validation photos are training photos too (the same files or copies); "
                     + "the validation accuracy flatters the model")
         }
+        if let ties = report.quantizedTies, ties > 0 {
+            let photos = report.validationCount > 0 ? "validation" : "training"
+            StandardStreams.warn(
+                "warning: in model_quantized.tflite, \(ties) of \(report.quantizedTiesChecked) \(photos) photos get the same "
+                    + "UINT8 score for their two best classes, which it cannot rank (scores within 1/256 of each other; "
+                    + "--l2 \(String(format: "%.3g", report.l2Strength)) flattens them): use a smaller --l2, or model.tflite")
+        }
         if !report.converged {
             StandardStreams.warn(
                 "warning: the fit did not converge (\(report.stopReason); gradient norm \(String(format: "%.3g", report.gradientNorm))): "

@@ -87,9 +87,10 @@ struct ServeCommand: ParsableCommand {
         defaultDescription: "30", transform: ValueParser.integer("idle-timeout", in: 1...86_400))
     static let minBodyRate = Option<Int>(
         name: "min-body-rate", valueName: "BYTES",
-        help: "Bytes per second a request body must come at, on average, after its first 10 s (408 and closed below).",
-        default: ServerLimits().minBodyBytesPerSecond, defaultDescription: "16384 (16 KiB/s)",
-        transform: ValueParser.integer("min-body-rate", in: 1...Int(Int32.max)))
+        help:
+            "Bytes per second a request body must come at, on average, after its first 10 s (408 and closed below); "
+            + "0: no minimum.", default: ServerLimits().minBodyBytesPerSecond, defaultDescription: "16384 (16 KiB/s)",
+        transform: ValueParser.integer("min-body-rate", in: 0...Int(Int32.max)))
     static let maxConnections = Option<Int>(
         name: "max-connections", valueName: "N",
         help: "Open connections at most for requests; 16 more are kept for the health probes.",
