@@ -49,7 +49,10 @@ struct ModelStoreTests {
         let staging = try store.makeStagingFolder("m", holding: try #require(download))
         let waited = Locked(false)
         let deletion = Task.detached { try store.delete("m", whileBusy: { waited.withLock { $0 = true } }) }
-        #expect(await Waiting.poll(safetyNet: 60) { waited.withLock { $0 } })
+        // Until the delete waits, or (the failure) has removed the folder under the lock.
+        #expect(
+            await Waiting.poll(safetyNet: 60) { waited.withLock { $0 } || !FileManager.default.fileExists(atPath: staging.path) })
+        #expect(waited.withLock { $0 })
         #expect(FileManager.default.fileExists(atPath: staging.path), "deleted under the download's lock")
         download = nil
         #expect(try await deletion.value)
