@@ -94,7 +94,7 @@ public final class ModelManager: Sendable {
 
     /// Removes every installed version of `remoteModel` from the cache; `completion` gets nil,
     /// or the `TasksError` when the files cannot be removed. Labelers already created keep
-    /// working. Mirrors ML Kit's `deleteDownloadedModel(_:completion:)`; the completion runs on a
+    /// working. A download of the model under way (in this process or another) is waited for. Mirrors ML Kit's `deleteDownloadedModel(_:completion:)`; the completion runs on a
     /// global dispatch queue (a Linux program need not run the main queue).
     public func deleteDownloadedModel(_ remoteModel: RemoteModel, completion: @escaping @Sendable ((any Error)?) -> Void) {
         let store = ModelStore(root: cacheDirectory)

@@ -117,15 +117,23 @@ package struct ModelStore: Sendable {
         return model
     }
 
-    /// Removes `name` from the cache; true when something was installed.
-    package func delete(_ name: String) throws(TasksError) -> Bool {
-        let present = FileManager.default.fileExists(atPath: folder(name).path)
+    /// Removes `name` from the cache; true when something was installed. Takes the model's lock
+    /// first, waiting while a download or install holds it (`whileBusy` is called once when it
+    /// must wait): a folder removed under a running download would let the next download lock a
+    /// new folder and run beside it, and the next `models` command take the running download's
+    /// staging folder for a dead one's.
+    /// - Throws: permissionDenied when the folder cannot be removed; `lock`'s errors.
+    package func delete(_ name: String, whileBusy: () -> Void = {}) throws(TasksError) -> Bool {
+        guard FileManager.default.fileExists(atPath: folder(name).path) else { return false }
+        let lock = try self.lock(name, whileBusy: whileBusy)
+        // Held until the folder is gone; waiting downloads then find it replaced (see `tryLock`).
+        defer { withExtendedLifetime(lock) {} }
         do {
-            if present { try FileManager.default.removeItem(at: folder(name)) }
+            try FileManager.default.removeItem(at: folder(name))
         } catch {
             throw TasksError(.permissionDeniedError, "cannot delete \(folder(name).path): \(error)", subject: .remoteModel(name))
         }
-        return present
+        return true
     }
 
     /// Takes the exclusive lock of `name`'s folder, creating the folder, waiting while another

@@ -36,4 +36,27 @@ struct ModelStoreTests {
             #expect(FileManager.default.fileExists(atPath: installed.modelURL.path), "round \(round)")
         }
     }
+
+    /// A delete while a download holds the model's lock waits for it, then removes the model
+    /// (before, it removed the folder at once, staging and all, so the next download locked a new
+    /// folder and ran beside the first: scripts/download-faults found a live download's staging
+    /// folder in a folder whose lock was free).
+    @Test func deleteWaitsForTheDownloadHoldingTheLock() async throws {
+        let cache = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let store = ModelStore(root: cache)
+        var download: ModelLock? = try store.lock("m")
+        let staging = try store.makeStagingFolder("m", holding: try #require(download))
+        let waited = Locked(false)
+        let deletion = Task.detached { try store.delete("m", whileBusy: { waited.withLock { $0 = true } }) }
+        // Until the delete waits, or (the failure) has removed the folder under the lock.
+        #expect(
+            await Waiting.poll(safetyNet: 60) { waited.withLock { $0 } || !FileManager.default.fileExists(atPath: staging.path) })
+        #expect(waited.withLock { $0 })
+        #expect(FileManager.default.fileExists(atPath: staging.path), "deleted under the download's lock")
+        download = nil
+        #expect(try await deletion.value)
+        #expect(!FileManager.default.fileExists(atPath: store.folder("m").path))
+        #expect(try store.delete("m") == false)
+    }
 }
