@@ -1,0 +1,263 @@
+"""A Spark standalone cluster on loopback, a worker killed mid-job (run by scripts/test-spark-cluster).
+
+Starts a master and two workers (PySpark's own `spark-class`, one core each, every process on
+127.0.0.1, ports chosen free), then runs one job that sends every photo of a folder through
+`vision-tasks classify --files-from -` and `vision-tasks embed --files-from -` with `RDD.pipe`:
+  1. with two workers, timed;
+  2. again, SIGKILLing the second worker's whole process group (worker, executor, Python
+     workers, vision-tasks) once a quarter of the tasks are done: the lost tasks run again on
+     the other worker;
+  3. with the one worker left, timed (classify only with --one-worker-classify-only).
+Each run must give every photo exactly once per task and records equal to a local run of the
+same commands (parsed JSON compared exactly: the same binary and model on the same bytes, one
+thread per process, gives the same floats, so no tolerance is needed).
+
+usage: spark_cluster.py VISION_TASKS CLASSIFIER EMBEDDER FOLDER [--partitions N] [--one-worker-classify-only]
+Exit status 0 when every check passed, 1 otherwise.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pyspark
+from pyspark import SparkConf, SparkContext
+
+SPARK_HOME = Path(pyspark.__file__).parent
+IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp")
+# Upper bounds, so that a stuck cluster fails the run instead of hanging CI.
+START_TIMEOUT = 90
+JOB_TIMEOUT = 600
+
+
+def free_port():
+    """A port free on 127.0.0.1 now (Spark's standalone daemons take a port number, not 0)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Cluster:
+    """A master and workers, each a process group of its own, logs under `folder`."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.processes = []
+        self.environment = dict(
+            os.environ, SPARK_HOME=str(SPARK_HOME), SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(folder),
+            PYSPARK_PYTHON=sys.executable, PYTHONDONTWRITEBYTECODE="1",
+            # Standalone daemons: small heaps; a dead worker is dropped by the master after 10 s
+            # (set for both: a worker sends its heartbeat every quarter of its own timeout).
+            SPARK_DAEMON_MEMORY="256m", SPARK_DAEMON_JAVA_OPTS="-Dspark.worker.timeout=10")
+
+    def start(self, name, main_class, *arguments):
+        log = open(self.folder / f"{name}.log", "w")
+        process = subprocess.Popen(
+            [str(SPARK_HOME / "bin" / "spark-class"), main_class, *arguments], env=self.environment,
+            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.processes.append(process)
+        return process
+
+    def wait_for_log(self, name, text):
+        """Waits (bounded) until the daemon's log says `text`; exits when it does not in time."""
+        deadline = time.monotonic() + START_TIMEOUT
+        log = self.folder / f"{name}.log"
+        while time.monotonic() < deadline:
+            if text in log.read_text(errors="replace"):
+                return
+            time.sleep(0.2)  # polling a log file: there is no event to wait on
+        sys.exit(f"{name} did not say '{text}' within {START_TIMEOUT} s:\n{log.read_text(errors='replace')[-3000:]}")
+
+    def kill(self, process):
+        """SIGKILL to the process group: the daemon and everything it started, as a machine that dies."""
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=30)
+
+    def stop(self):
+        for process in self.processes:
+            self.kill(process)
+
+
+def image_paths(folder):
+    found = [os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+             if name.lower().endswith(IMAGE_EXTENSIONS)]
+    return sorted(found)
+
+
+def local_records(command, paths, folder):
+    """The same command without Spark: --files-from a list, both cores."""
+    listing = folder / f"paths-{len(paths)}.txt"
+    listing.write_text("".join(path + "\n" for path in paths))
+    began = time.perf_counter()
+    run = subprocess.run(command + ["--files-from", str(listing), "--jobs", "2"], capture_output=True, text=True,
+                         timeout=JOB_TIMEOUT, check=True)
+    return [json.loads(line) for line in run.stdout.splitlines()], time.perf_counter() - began
+
+
+def check(label, lines, reference, paths):
+    """Every photo exactly once, each record equal to the local run's. Returns a list of problems."""
+    records = [json.loads(line) for line in lines]
+    counts = {}
+    for record in records:
+        counts[record["image"]] = counts.get(record["image"], 0) + 1
+    problems = []
+    missing = [path for path in paths if path not in counts]
+    twice = [path for path, count in counts.items() if count != 1]
+    if missing or twice or len(records) != len(paths):
+        problems.append(f"{label}: {len(records)} records for {len(paths)} photos; missing {missing[:3]}, "
+                        f"more than once {twice[:3]}")
+    expected = {record["image"]: record for record in reference}
+    differing = [record["image"] for record in records if record != expected.get(record["image"])]
+    if differing:
+        problems.append(f"{label}: {len(differing)} records differ from the local run, e.g. {differing[:3]}")
+    errors = [record["image"] for record in records if "error" in record]
+    if errors:
+        problems.append(f"{label}: {len(errors)} error records, e.g. {errors[:3]}")
+    return problems
+
+
+class KillWhenQuarterDone(threading.Thread):
+    """Polls the job's progress and SIGKILLs a worker once a quarter of its tasks are done."""
+
+    def __init__(self, context, cluster, victim):
+        super().__init__(daemon=True)
+        self.context, self.cluster, self.victim = context, cluster, victim
+        self.done = threading.Event()
+        self.killed_at = None
+
+    def run(self):
+        tracker = self.context.statusTracker()
+        while not self.done.is_set():
+            stages = [tracker.getStageInfo(stage) for stage in tracker.getActiveStageIds()]
+            finished = sum(stage.numCompletedTasks for stage in stages if stage)
+            total = sum(stage.numTasks for stage in stages if stage)
+            if total and finished * 4 >= total:
+                self.cluster.kill(self.victim)
+                self.killed_at = (finished, total)
+                return
+            self.done.wait(0.1)
+
+
+def run_job(context, paths, commands, partitions):
+    """Both pipes in one job (their tasks interleave); the lines of each, and the wall time."""
+    rdd = context.parallelize(paths, partitions)
+    piped = [rdd.pipe(shlex.join(command + ["--files-from", "-", "--jobs", "1"]), checkCode=True)
+             .map(lambda line, index=index: (index, line)) for index, command in enumerate(commands)]
+    began = time.perf_counter()
+    tagged = context.union(piped).collect()
+    wall = time.perf_counter() - began
+    return [[line for index, line in tagged if index == which] for which in range(len(commands))], wall
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("tool")
+    parser.add_argument("classifier")
+    parser.add_argument("embedder")
+    parser.add_argument("folder")
+    parser.add_argument("--partitions", type=int, default=12)
+    parser.add_argument("--one-worker-classify-only", action="store_true")
+    options = parser.parse_args()
+    tool, classifier, embedder = (os.path.abspath(path) for path in (options.tool, options.classifier, options.embedder))
+    paths = image_paths(os.path.abspath(options.folder))
+    commands = [[tool, "classify", "--model", classifier, "--max-results", "3"],
+                [tool, "embed", "--model", embedder]]
+    names = ["classify", "embed"]
+
+    # The driver binds loopback too (else Spark picks the machine's first interface address).
+    os.environ.update(SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable)
+    folder = Path(tempfile.mkdtemp(prefix="spark-cluster-"))
+    cluster = Cluster(folder)
+    status = 1
+    try:
+        status = exercise(cluster, folder, paths, commands, names, options)
+        return status
+    finally:
+        cluster.stop()
+        if status == 0:
+            shutil.rmtree(folder, ignore_errors=True)
+        else:
+            print(f"the daemons' logs are in {folder}", file=sys.stderr)
+
+
+def exercise(cluster, folder, paths, commands, names, options):
+    references = []
+    for name, command in zip(names, commands):
+        records, seconds = local_records(command + (["--format", "jsonl"] if name == "classify" else []), paths, folder)
+        references.append(records)
+        print(f"local {name} of {len(paths)} photos (--jobs 2): {seconds:.1f} s")
+
+    port = free_port()
+    master_url = f"spark://127.0.0.1:{port}"
+    began = time.perf_counter()
+    cluster.start("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port),
+                  "--webui-port", str(free_port()))
+    cluster.wait_for_log("master", "I have been elected leader")
+    workers = [cluster.start(f"worker{index}", "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
+                             "--webui-port", str(free_port()), "--cores", "1", "--memory", "1g",
+                             "--work-dir", str(folder / f"work{index}"), master_url) for index in (1, 2)]
+    for index in (1, 2):
+        cluster.wait_for_log(f"worker{index}", "Successfully registered with master")
+    print(f"master and 2 workers registered in {time.perf_counter() - began:.1f} s ({master_url}); "
+          f"{options.partitions} partitions per task; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+    conf = (SparkConf().setMaster(master_url).setAppName("vision-tasks-cluster")
+            .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1")
+            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false").set("spark.executor.cores", "1").set("spark.cores.max", "2")
+            .set("spark.executor.memory", "512m").set("spark.task.maxFailures", "4")
+            .set("spark.executorEnv.PYTHONDONTWRITEBYTECODE", "1"))
+    context = SparkContext(conf=conf)
+    context.setLogLevel("ERROR")
+    problems = []
+    try:
+        # Both executors up before the clock starts: the first run measures the job, not the start.
+        deadline = time.monotonic() + START_TIMEOUT
+        while context._jsc.sc().getExecutorMemoryStatus().size() < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)  # polling the driver's executor list: no event is exposed to Python
+        lines, wall = run_job(context, paths, commands, options.partitions)
+        problems += [problem for name, got, reference in zip(names, lines, references)
+                     for problem in check(f"2 workers, {name}", got, reference, paths)]
+        print(f"2 workers: {len(paths)} photos classified and embedded in {wall:.1f} s "
+              f"({2 * len(paths) / wall:.1f} images/s over both tasks)")
+
+        killer = KillWhenQuarterDone(context, cluster, workers[1])
+        killer.start()
+        lines, wall = run_job(context, paths, commands, options.partitions)
+        killer.done.set()
+        killer.join(timeout=30)
+        if killer.killed_at is None:
+            problems.append("the second worker was not killed during the job")
+        problems += [problem for name, got, reference in zip(names, lines, references)
+                     for problem in check(f"worker killed, {name}", got, reference, paths)]
+        done, total = killer.killed_at or (0, 0)
+        print(f"2 workers, worker 2 SIGKILLed after {done} of {total} tasks: completed in {wall:.1f} s, "
+              f"every photo once, equal to the local run: {not problems}")
+
+        one = commands[:1] if options.one_worker_classify_only else commands
+        lines, wall = run_job(context, paths, one, options.partitions)
+        problems += [problem for name, got, reference in zip(names, lines, references)
+                     for problem in check(f"1 worker, {name}", got, reference, paths)]
+        print(f"1 worker: {len(paths)} photos {'classified' if len(one) == 1 else 'classified and embedded'} "
+              f"in {wall:.1f} s ({len(one) * len(paths) / wall:.1f} images/s)")
+    finally:
+        context.stop()
+    for problem in problems:
+        print(f"FAILED: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
