@@ -163,6 +163,8 @@ def run_job(context, paths, commands, partitions):
 
 
 def main():
+    # SIGTERM (the wrapper's timeout) exits through the cleanup below, as an exception would.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     parser = argparse.ArgumentParser()
     parser.add_argument("tool")
     parser.add_argument("classifier")
