@@ -4,7 +4,10 @@ Starts a master and two workers (PySpark's own `spark-class`, one core each, eve
 127.0.0.1, ports chosen free), then runs one job that sends every photo of a folder through
 `vision-tasks classify --files-from -` and `vision-tasks embed --files-from -` with `RDD.pipe`:
   1. with two workers, timed;
-  2. again, SIGKILLing the second worker's whole process group (worker, executor, Python
+  then `train`'s features: each partition's photos go through `vision-tasks train` with one
+  shared `--cache` (which keeps every photo's features), and `train` on the driver reads them
+  all from it: its model.tflite must be byte for byte the one a local `train --no-cache` writes;
+  2. the job again, SIGKILLing the second worker's whole process group (worker, executor, Python
      workers, vision-tasks) once a quarter of the tasks are done: the lost tasks run again on
      the other worker;
   3. with the one worker left, timed (classify only with --one-worker-classify-only).
@@ -19,6 +22,7 @@ Exit status 0 when every check passed, 1 otherwise.
 import argparse
 import json
 import os
+import random
 import shlex
 import shutil
 import signal
@@ -162,6 +166,56 @@ def run_job(context, paths, commands, partitions):
     return [[line for index, line in tagged if index == which] for which in range(len(commands))], wall
 
 
+def train_features(paths, tool, base, cache):
+    """One partition's share of `train`'s features: its photos linked into class folders (the
+    class is the photo's folder), then `train` over them with the shared feature cache, which
+    computes and keeps every photo's features (the head it fits in one epoch is thrown away)."""
+    paths = list(paths)
+    with tempfile.TemporaryDirectory(prefix="features-") as work:
+        for index, path in enumerate(paths):
+            folder = Path(work, "data", Path(path).parent.name)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{index}-{Path(path).name}").symlink_to(path)
+        run = subprocess.run([tool, "train", str(Path(work, "data")), "--base", base, "--output", str(Path(work, "out")),
+                              "--cache", cache, "--epochs", "1", "--jobs", "1", "--no-progress"],
+                             capture_output=True, text=True, timeout=JOB_TIMEOUT, check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"train over {len(paths)} photos failed ({run.returncode}): {run.stderr[-2000:]}")
+    return [len(paths)]
+
+
+def train(tool, base, dataset, output, cache_options):
+    """`train` on the dataset's train/ with validation/, at most 100 L-BFGS iterations (equal
+    features give an equal model at any count; fewer keep CI short); its summary (JSON) and time."""
+    began = time.perf_counter()
+    run = subprocess.run([tool, "train", str(Path(dataset, "train")), "--validation", str(Path(dataset, "validation")),
+                          "--base", base, "--output", str(output), "--name", "clothes", "--epochs", "100", "--format", "json",
+                          "--no-progress"]
+                         + cache_options,
+                         capture_output=True, text=True, timeout=JOB_TIMEOUT, check=True)
+    return json.loads(run.stdout), time.perf_counter() - began
+
+
+def cluster_features_train(context, tool, base, dataset, paths, folder, partitions):
+    """Featurizes for `train` on the cluster into a shared feature cache, then trains from it on
+    the driver; the model must equal one trained locally with no cache. Returns problems."""
+    cache = folder / "features"
+    shuffled = list(paths)
+    random.Random(0).shuffle(shuffled)  # every class in every partition
+    began = time.perf_counter()
+    counted = sum(context.parallelize(shuffled, partitions)
+                  .mapPartitions(lambda part: train_features(part, tool, base, str(cache))).collect())
+    featurized = time.perf_counter() - began
+    from_cache, cached_seconds = train(tool, base, dataset, folder / "model-cluster", ["--cache", str(cache)])
+    local, local_seconds = train(tool, base, dataset, folder / "model-local", ["--no-cache"])
+    same = (folder / "model-cluster" / "model.tflite").read_bytes() == (folder / "model-local" / "model.tflite").read_bytes()
+    print(f"train's features of {counted} photos computed on the cluster into a shared --cache in {featurized:.1f} s; "
+          f"train from them {cached_seconds:.1f} s, train computing them itself {local_seconds:.1f} s; "
+          f"model.tflite identical: {same}; validation accuracy {from_cache.get('validationAccuracy')}")
+    return [] if same and counted == len(paths) else [f"the cluster-featurized model differs from the local one "
+                                                     f"({counted} photos featurized of {len(paths)})"]
+
+
 def main():
     # SIGTERM (the wrapper's timeout) exits through the cleanup below, as an exception would.
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
@@ -179,9 +233,10 @@ def main():
                 [tool, "embed", "--model", embedder]]
     names = ["classify", "embed"]
 
-    # The driver binds loopback too (else Spark picks the machine's first interface address).
-    os.environ.update(SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable)
     folder = Path(tempfile.mkdtemp(prefix="spark-cluster-"))
+    # The driver binds loopback too (else Spark picks the machine's first interface address), and
+    # every process keeps its scratch files in the run's folder, which is removed at the end.
+    os.environ.update(SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable, SPARK_LOCAL_DIRS=str(folder / "local"))
     cluster = Cluster(folder)
     status = 1
     try:
@@ -235,18 +290,22 @@ def exercise(cluster, folder, paths, commands, names, options):
         print(f"2 workers: {len(paths)} photos classified and embedded in {wall:.1f} s "
               f"({2 * len(paths) / wall:.1f} images/s over both tasks)")
 
+        problems += cluster_features_train(context, commands[1][0], commands[1][3], options.folder, paths, folder,
+                                           options.partitions)
+
         killer = KillWhenQuarterDone(context, cluster, workers[1])
         killer.start()
         lines, wall = run_job(context, paths, commands, options.partitions)
         killer.done.set()
         killer.join(timeout=30)
+        found = [problem for name, got, reference in zip(names, lines, references)
+                 for problem in check(f"worker killed, {name}", got, reference, paths)]
         if killer.killed_at is None:
-            problems.append("the second worker was not killed during the job")
-        problems += [problem for name, got, reference in zip(names, lines, references)
-                     for problem in check(f"worker killed, {name}", got, reference, paths)]
+            found.append("the second worker was not killed during the job")
+        problems += found
         done, total = killer.killed_at or (0, 0)
         print(f"2 workers, worker 2 SIGKILLed after {done} of {total} tasks: completed in {wall:.1f} s, "
-              f"every photo once, equal to the local run: {not problems}")
+              f"every photo once, equal to the local run: {not found}")
 
         one = commands[:1] if options.one_worker_classify_only else commands
         lines, wall = run_job(context, paths, one, options.partitions)
