@@ -250,16 +250,10 @@ def main():
             print(f"the daemons' logs are in {folder}", file=sys.stderr)
 
 
-def exercise(cluster, folder, paths, commands, names, options):
-    references = []
-    for name, command in zip(names, commands):
-        records, seconds = local_records(command + (["--format", "jsonl"] if name == "classify" else []), paths, folder)
-        references.append(records)
-        print(f"local {name} of {len(paths)} photos (--jobs 2): {seconds:.1f} s")
-
+def start_cluster(cluster, folder):
+    """The master and two one-core workers, registered; returns the master's URL and the workers."""
     port = free_port()
     master_url = f"spark://127.0.0.1:{port}"
-    began = time.perf_counter()
     cluster.start("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port),
                   "--webui-port", str(free_port()))
     cluster.wait_for_log("master", "I have been elected leader")
@@ -268,25 +262,47 @@ def exercise(cluster, folder, paths, commands, names, options):
                              "--work-dir", str(folder / f"work{index}"), master_url) for index in (1, 2)]
     for index in (1, 2):
         cluster.wait_for_log(f"worker{index}", "Successfully registered with master")
-    print(f"master and 2 workers registered in {time.perf_counter() - began:.1f} s ({master_url}); "
-          f"{options.partitions} partitions per task; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return master_url, workers
 
+
+def spark_context(master_url):
+    """A driver on loopback using both workers' cores, one per executor, with both executors up
+    (so that the first run measures the job, not the executors' start)."""
     conf = (SparkConf().setMaster(master_url).setAppName("vision-tasks-cluster")
             .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1")
-            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false").set("spark.executor.cores", "1").set("spark.cores.max", "2")
-            .set("spark.executor.memory", "512m").set("spark.task.maxFailures", "4")
-            .set("spark.executorEnv.PYTHONDONTWRITEBYTECODE", "1"))
+            .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false")
+            .set("spark.executor.cores", "1").set("spark.cores.max", "2").set("spark.executor.memory", "512m")
+            .set("spark.task.maxFailures", "4").set("spark.executorEnv.PYTHONDONTWRITEBYTECODE", "1"))
     context = SparkContext(conf=conf)
     context.setLogLevel("ERROR")
-    problems = []
+    deadline = time.monotonic() + START_TIMEOUT
+    while context._jsc.sc().getExecutorMemoryStatus().size() < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)  # polling the driver's executor list (the driver counts too): no event in Python
+    return context
+
+
+def checked_run(label, context, paths, commands, names, references, partitions):
+    """One job; its wall time and the problems of its records."""
+    lines, wall = run_job(context, paths, commands, partitions)
+    problems = [problem for name, got, reference in zip(names, lines, references)
+                for problem in check(f"{label}, {name}", got, reference, paths)]
+    return wall, problems
+
+
+def exercise(cluster, folder, paths, commands, names, options):
+    references = []
+    for name, command in zip(names, commands):
+        records, seconds = local_records(command + (["--format", "jsonl"] if name == "classify" else []), paths, folder)
+        references.append(records)
+        print(f"local {name} of {len(paths)} photos (--jobs 2): {seconds:.1f} s")
+    began = time.perf_counter()
+    master_url, workers = start_cluster(cluster, folder)
+    print(f"master and 2 workers registered in {time.perf_counter() - began:.1f} s ({master_url}); "
+          f"{options.partitions} partitions per task; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    context = spark_context(master_url)
+    run = lambda label, commands: checked_run(label, context, paths, commands, names, references, options.partitions)
     try:
-        # Both executors up before the clock starts: the first run measures the job, not the start.
-        deadline = time.monotonic() + START_TIMEOUT
-        while context._jsc.sc().getExecutorMemoryStatus().size() < 3 and time.monotonic() < deadline:
-            time.sleep(0.2)  # polling the driver's executor list: no event is exposed to Python
-        lines, wall = run_job(context, paths, commands, options.partitions)
-        problems += [problem for name, got, reference in zip(names, lines, references)
-                     for problem in check(f"2 workers, {name}", got, reference, paths)]
+        wall, problems = run("2 workers", commands)
         print(f"2 workers: {len(paths)} photos classified and embedded in {wall:.1f} s "
               f"({2 * len(paths) / wall:.1f} images/s over both tasks)")
 
@@ -295,22 +311,18 @@ def exercise(cluster, folder, paths, commands, names, options):
 
         killer = KillWhenQuarterDone(context, cluster, workers[1])
         killer.start()
-        lines, wall = run_job(context, paths, commands, options.partitions)
+        wall, found = run("worker killed", commands)
         killer.done.set()
         killer.join(timeout=30)
-        found = [problem for name, got, reference in zip(names, lines, references)
-                 for problem in check(f"worker killed, {name}", got, reference, paths)]
-        if killer.killed_at is None:
-            found.append("the second worker was not killed during the job")
+        found += [] if killer.killed_at else ["the second worker was not killed during the job"]
         problems += found
         done, total = killer.killed_at or (0, 0)
         print(f"2 workers, worker 2 SIGKILLed after {done} of {total} tasks: completed in {wall:.1f} s, "
               f"every photo once, equal to the local run: {not found}")
 
         one = commands[:1] if options.one_worker_classify_only else commands
-        lines, wall = run_job(context, paths, one, options.partitions)
-        problems += [problem for name, got, reference in zip(names, lines, references)
-                     for problem in check(f"1 worker, {name}", got, reference, paths)]
+        wall, found = run("1 worker", one)
+        problems += found
         print(f"1 worker: {len(paths)} photos {'classified' if len(one) == 1 else 'classified and embedded'} "
               f"in {wall:.1f} s ({len(one) * len(paths) / wall:.1f} images/s)")
     finally:
