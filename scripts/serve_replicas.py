@@ -274,16 +274,6 @@ class Load:
         return len(self.failures)
 
 
-def publish(binary, site, model_file, cache, source_url):
-    """Puts `model_file` in the model source as mobilenet.tflite, indexes it and downloads it."""
-    shutil.copyfile(model_file, site / f"{MODEL}.tflite")
-    index = subprocess.run([binary, "models", "index", str(site)], capture_output=True, text=True, timeout=120,
-                           check=True)
-    download = subprocess.run([binary, "models", "download", MODEL, "--source", source_url, "--cache", str(cache)],
-                              capture_output=True, text=True, timeout=120, check=True)
-    return index.stdout.split("\t")[1], download.stderr.strip()
-
-
 def main():
     # SIGTERM (the wrapper's timeout) exits through the cleanup below, as an exception would.
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
@@ -308,82 +298,110 @@ def main():
             print(f"the logs are in {folder}", file=sys.stderr)
 
 
-def exercise(options, folder, cleanups):
-    binary, data = os.path.abspath(options.binary), Path(options.testdata)
-    site, cache = folder / "site", folder / "cache"
-    site.mkdir()
-    source = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1", str(free_port()),
-                               "-d", str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    cleanups.append(lambda: (source.kill(), source.wait(timeout=30)))
-    port = int(source.stdout.readline().split(" port ")[1].split()[0])
-    source_url = f"http://127.0.0.1:{port}/"
-    version, said = publish(binary, site, data / "models" / "mobilenet_v1_0.25_224_quant.tflite", cache, source_url)
-    print(f"model source {source_url}: published {MODEL} {version}; {said}")
+class Service:
+    """The model source, the three replicas and the balancer, started; each registers its cleanup."""
 
-    replicas = [Replica(index, binary, cache, folder) for index in (1, 2, 3)]
-    cleanups.extend(replica.kill for replica in replicas)
-    for replica in replicas:
+    def __init__(self, options, folder, cleanups):
+        self.binary, self.data = os.path.abspath(options.binary), Path(options.testdata)
+        self.site, self.cache = folder / "site", folder / "cache"
+        self.site.mkdir()
+        source = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1", str(free_port()),
+                                   "-d", str(self.site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cleanups.append(lambda: (source.kill(), source.wait(timeout=30)))
+        # "Serving HTTP on 127.0.0.1 port N ...": printed once bound.
+        self.source_url = f"http://127.0.0.1:{int(source.stdout.readline().split(' port ')[1].split()[0])}/"
+        version, said = self.publish("mobilenet_v1_0.25_224_quant.tflite")
+        print(f"model source {self.source_url}: published {MODEL} {version}; {said}")
+        self.replicas = [Replica(index, self.binary, self.cache, folder) for index in (1, 2, 3)]
+        cleanups.extend(replica.kill for replica in self.replicas)
+        for replica in self.replicas:
+            replica.start()
+        self.balancer = Balancer(folder, self.replicas)
+        cleanups.append(self.balancer.stop)
+        for replica in self.replicas:
+            self.balancer.wait_up(f"r{replica.index}")
+        print(f"3 replicas ready in {', '.join(f'{r.starts[0]:.2f}' for r in self.replicas)} s (start to "
+              f"/v2/health/ready 200); HAProxy on 127.0.0.1:{self.balancer.port}; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+    def publish(self, model):
+        """Puts the test data's `model` in the model source as mobilenet.tflite, indexes it and
+        downloads it into the replicas' cache; the index's version and what the download said."""
+        shutil.copyfile(self.data / "models" / model, self.site / f"{MODEL}.tflite")
+        index = subprocess.run([self.binary, "models", "index", str(self.site)], capture_output=True, text=True,
+                               timeout=120, check=True)
+        download = subprocess.run([self.binary, "models", "download", MODEL, "--source", self.source_url, "--cache",
+                                   str(self.cache)], capture_output=True, text=True, timeout=120, check=True)
+        return index.stdout.split("\t")[1], download.stderr.strip()
+
+    def restart(self, replica):
+        """Starts a replica that exited again and waits until HAProxy has it up."""
         replica.start()
-    balancer = Balancer(folder, replicas)
-    cleanups.append(balancer.stop)
-    for replica in replicas:
-        balancer.wait_up(f"r{replica.index}")
-    print(f"3 replicas ready in {', '.join(f'{r.starts[0]:.2f}' for r in replicas)} s (start to /v2/health/ready 200); "
-          f"HAProxy on 127.0.0.1:{balancer.port}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        self.balancer.wait_up(f"r{replica.index}")
 
-    body, headers = infer_request((data / "images" / "burger.jpg").read_bytes())
-    load = Load(balancer.port, body, headers, options.clients)
-    third = options.requests // 3
+
+def fault_phases(service, load, requests):
+    """Before, during (r1 SIGKILLed, r2 SIGTERMed, both restarted) and after; the problems."""
+    third = requests // 3
     failed = load.report("before (3 replicas)", load.run(budget=third))
-    memory = [resident_mib(r.process.pid) for r in replicas]
+    memory = [resident_mib(r.process.pid) for r in service.replicas]
     print(f"resident memory per replica after {third} requests: {', '.join(f'{m:.1f}' for m in memory)} MiB")
-
-    events = []
+    r1, r2 = service.replicas[:2]
+    events, statuses = [], []
 
     def faults(load):
         load.wait_done(third // 10)
-        replicas[0].signal(signal.SIGKILL)
+        r1.signal(signal.SIGKILL)
         events.append(f"r1 SIGKILLed at {load.done}")
         load.wait_done(third * 3 // 10)
-        replicas[1].signal(signal.SIGTERM)
-        events.append(f"r2 SIGTERMed at {load.done}; exit status {replicas[1].wait()}")
-        replicas[0].wait()
-        for replica in replicas[:2]:
-            replica.start()
-            balancer.wait_up(f"r{replica.index}")
+        r2.signal(signal.SIGTERM)
+        statuses.append(r2.wait())
+        events.append(f"r2 SIGTERMed at {load.done}, exit status {statuses[0]}")
+        r1.wait()
+        service.restart(r1)
+        service.restart(r2)
         events.append(f"r1 and r2 started again and up in HAProxy at {load.done}")
 
     failed += load.report("during (r1 SIGKILL, r2 SIGTERM, both restarted)", load.run(budget=third, during=faults))
     print(f"  events: {'; '.join(events)}")
-    before = {name: int(row["stot"]) for name, row in balancer.stats().items()}
-    failed += load.report("after (3 replicas)", load.run(budget=options.requests - 2 * third))
-    served = {name: int(row["stot"]) - before[name] for name, row in balancer.stats().items()}
+    before = {name: int(row["stot"]) for name, row in service.balancer.stats().items()}
+    failed += load.report("after (3 replicas)", load.run(budget=requests - 2 * third))
+    served = {name: int(row["stot"]) - before[name] for name, row in service.balancer.stats().items()}
     print(f"  requests per replica after the restarts: {served}")
-    problems = [f"{name} served no request after rejoining" for name, count in served.items() if count == 0]
+    return ([f"{name} served no request after rejoining" for name, count in served.items() if count == 0]
+            + [f"r2 exited with {status} on SIGTERM" for status in statuses if status != 0]
+            + ([f"{failed} requests failed with replicas killed"] if failed else []))
 
-    version, said = publish(binary, site, data / "models" / "mobilenet_v1_0.25_224_1_metadata_1.tflite", cache,
-                            source_url)
+
+def rolling_update(service, load):
+    """Version 2 published, then each replica SIGTERMed and started on it under load; the problems."""
+    version, said = service.publish("mobilenet_v1_0.25_224_1_metadata_1.tflite")
     print(f"published {MODEL} {version} (the float MobileNet); {said}")
     seen = []
 
     def rolling(load):
-        for replica in replicas:
+        for replica in service.replicas:
             replica.signal(signal.SIGTERM)
             exit_status = replica.wait()
-            replica.start()
-            balancer.wait_up(f"r{replica.index}")
+            service.restart(replica)
             seen.append((replica.index, exit_status, replica.version()))
 
-    failed += load.report("rolling update (each replica SIGTERMed, restarted on version 2)", load.run(during=rolling))
+    failed = load.report("rolling update (each replica SIGTERMed, restarted on version 2)", load.run(during=rolling))
     print(f"  replicas (index, exit status on SIGTERM, versions now): {seen}")
-    versions = {replica.index: replica.version() for replica in replicas}
-    problems += [f"replica {index} serves {found}, not ['2']" for index, found in versions.items() if found != ["2"]]
-    problems += [f"a replica exited with {status} on SIGTERM" for _, status, _ in seen if status != 0]
-    starts = [start for replica in replicas for start in replica.starts]
-    peak = [resident_mib(r.process.pid, "VmHWM") for r in replicas]
+    return ([f"replica {index} serves {found}, not ['2']" for index, _, found in seen if found != ["2"]]
+            + [f"replica {index} exited with {status} on SIGTERM" for index, status, _ in seen if status != 0]
+            + ([f"{failed} requests failed in the rolling update"] if failed else []))
+
+
+def exercise(options, folder, cleanups):
+    service = Service(options, folder, cleanups)
+    body, headers = infer_request((service.data / "images" / "burger.jpg").read_bytes())
+    load = Load(service.balancer.port, body, headers, options.clients)
+    problems = fault_phases(service, load, options.requests) + rolling_update(service, load)
+    starts = [start for replica in service.replicas for start in replica.starts]
+    peak = [resident_mib(r.process.pid, "VmHWM") for r in service.replicas]
     print(f"start to ready over {len(starts)} starts: median {statistics.median(starts):.2f} s, max {max(starts):.2f} s; "
           f"peak resident memory per replica (version 2): {', '.join(f'{m:.1f}' for m in peak)} MiB")
-    problems += [f"{failed} requests failed"] if failed else []
     for problem in problems:
         print(f"FAILED: {problem}", file=sys.stderr)
     return 1 if problems else 0
