@@ -37,9 +37,11 @@ final class RequestHandler: HTTPExchangeHandler {
             return .reject(
                 HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
         }
-        if let model = route.model, let version = Route.requestedVersion(path: head.path), version != pools[model]!.version {
+        if let pool = route.model.flatMap({ pools[$0] }), let version = Route.requestedVersion(path: head.path),
+            version != pool.version
+        {
             return .reject(
-                HTTPError(404, "Model '\(model)' has no version '\(version)'; this server has version \(pools[model]!.version).")
+                HTTPError(404, "Model '\(pool.name)' has no version '\(version)'; this server has version \(pool.version).")
                     .response)
         }
         guard route.method == "POST" else { return free }
