@@ -276,7 +276,10 @@ def spark_context(master_url):
     context = SparkContext(conf=conf)
     context.setLogLevel("ERROR")
     deadline = time.monotonic() + START_TIMEOUT
-    while context._jsc.sc().getExecutorMemoryStatus().size() < 3 and time.monotonic() < deadline:
+    while context._jsc.sc().getExecutorMemoryStatus().size() < 3:
+        if time.monotonic() > deadline:
+            context.stop()
+            sys.exit(f"the two executors did not start within {START_TIMEOUT} s")
         time.sleep(0.2)  # polling the driver's executor list (the driver counts too): no event in Python
     return context
 
