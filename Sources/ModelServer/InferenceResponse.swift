@@ -10,7 +10,7 @@ import ImageTasks
 /// - `embedding` (embedders): FP32 (or INT8 when quantized) numbers, shape [B, D], row-major.
 enum InferenceResponse {
     static func response(
-        model: String, output: ServedOutput, request: InferenceRequest, results: [ServedImage]
+        model: String, version: String, output: ServedOutput, request: InferenceRequest, results: [ServedImage]
     ) throws(HTTPError) -> HTTPResponse {
         let requested = request.outputs.isEmpty ? [InferenceRequest.RequestedOutput(name: output.name)] : request.outputs
         var outputs: [[String: Any]] = []
@@ -29,7 +29,7 @@ enum InferenceResponse {
             }
             outputs.append(entry)
         }
-        var json: [String: Any] = ["model_name": model, "model_version": "1", "outputs": outputs]
+        var json: [String: Any] = ["model_name": model, "model_version": version, "outputs": outputs]
         if let id = request.id { json["id"] = id }
         var response = try HTTPResponse.json(json)
         guard !binary.isEmpty else { return response }

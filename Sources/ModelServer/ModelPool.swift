@@ -12,6 +12,8 @@ final class ModelPool: Sendable {
     let verb: String
     /// The OIP output the model answers with.
     let output: ServedOutput
+    /// The version the server reports and accepts (`ServedModel.version`).
+    let version: String
     private let idle: Mutex<[any ServedTask]>
     private let available: DispatchSemaphore
     private let waitingCount = Mutex(0)
@@ -21,6 +23,7 @@ final class ModelPool: Sendable {
         kind = model.instances[0].kind
         verb = model.instances[0].verb
         output = model.instances[0].output
+        version = model.version
         idle = Mutex(model.instances)
         available = DispatchSemaphore(value: model.instances.count)
     }

@@ -49,6 +49,13 @@ final class RequestHandler: HTTPExchangeHandler {
             return .reject(
                 HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
         }
+        if let pool = route.model.flatMap({ pools[$0] }), let version = Route.requestedVersion(path: head.path),
+            version != pool.version
+        {
+            return .reject(
+                HTTPError(404, "Model '\(pool.name)' has no version '\(version)'; this server has version \(pool.version).")
+                    .response)
+        }
         guard route.method == "POST" else { return free }
         if let bodyLength, bodyLength > limits.maxBodyBytes {
             return .reject(
@@ -108,7 +115,7 @@ final class RequestHandler: HTTPExchangeHandler {
     private func metadata(_ pool: ModelPool) -> [String: Any] {
         let output = pool.output
         return [
-            "name": pool.name, "versions": ["1"], "platform": "tflite_\(pool.kind)", "task": pool.verb,
+            "name": pool.name, "versions": [pool.version], "platform": "tflite_\(pool.kind)", "task": pool.verb,
             "inputs": [["name": "image", "datatype": "BYTES", "shape": [-1]]],
             "outputs": [["name": output.name, "datatype": output.datatype, "shape": output.width.map { [-1, $0] } ?? [-1]]],
         ]
@@ -122,7 +129,8 @@ final class RequestHandler: HTTPExchangeHandler {
         let results = try process(
             Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
             what: "Input '\(inference.inputName)', element")
-        return try InferenceResponse.response(model: pool.name, output: pool.output, request: inference, results: results)
+        return try InferenceResponse.response(
+            model: pool.name, version: pool.version, output: pool.output, request: inference, results: results)
     }
 
     /// `POST /v1/models/NAME/classify` (or `/embed` for an embedder): an `image/*` body, or

@@ -54,9 +54,9 @@ enum Route: Equatable {
             self = .process(parts[2], verb: parts[3])
         case let parts where parts.count >= 3 && parts[0] == "v2" && parts[1] == "models":
             var rest = Array(parts.dropFirst(3))
-            // The one version a model has is 1 (as its metadata says); another matches nothing.
+            // Any version parses; the handler answers 404 for one the model does not have.
             if rest.count >= 2, rest[0] == "versions" {
-                guard rest[1] == "1" else { return nil }
+                guard !rest[1].isEmpty else { return nil }
                 rest.removeFirst(2)
             }
             switch rest {
@@ -67,6 +67,15 @@ enum Route: Equatable {
             }
         default: return nil
         }
+    }
+
+    /// The version a `/v2/models/NAME/versions/V/...` path asks for, or nil when it names none.
+    static func requestedVersion(path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard parts.count >= 5, parts.prefix(2).elementsEqual(["v2", "models"]), parts.dropFirst(3).first == "versions" else {
+            return nil
+        }
+        return String(parts.dropFirst(4).first ?? "")
     }
 
     /// The verbs of the v1 routes: a model answers the one of its task (`ServedTask.verb`).

@@ -14,6 +14,8 @@ struct ProtocolParsingTests {
         ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
         ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .process("m", verb: "classify")),
         ("/v1/models/m/embed", .process("m", verb: "embed")),
+        // Any version routes; the handler answers 404 for one the model does not have.
+        ("/v2/models/m/versions/2/infer", .infer("m")), ("/v2/models/m/versions/99/ready", .modelReady("m")),
     ])
     func routes(path: String, route: Route) {
         #expect(Route(path: path) == route)
@@ -21,10 +23,18 @@ struct ProtocolParsingTests {
 
     @Test(arguments: [
         "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
-        "/v2/models/m/versions/2/infer", "/v2/models/m/versions/99/ready", "/v2/models/m/versions/x",
+        "/v2/models/m/versions//infer", "/v2/models/m/versions/1/explain",
     ])
     func unknownPaths(path: String) {
         #expect(Route(path: path) == nil)
+    }
+
+    @Test(arguments: [
+        ("/v2/models/m/versions/7/infer", "7"), ("/v2/models/m/versions/1", "1"), ("/v2/models/m/infer", nil),
+        ("/v2/models/m", nil), ("/v1/models/m/classify", nil), ("/v2/health/ready", nil),
+    ])
+    func requestedVersion(path: String, version: String?) {
+        #expect(Route.requestedVersion(path: path) == version)
     }
 
     @Test func binaryBytesTensorRoundTrips() throws {
@@ -111,7 +121,8 @@ struct ProtocolParsingTests {
             ServedImage(record: "{}", ranked: [cat, dog]),
             ServedImage(record: "{}", ranked: [cat]),
         ]
-        let response = try InferenceResponse.response(model: "m", output: .records, request: request, results: results)
+        let response = try InferenceResponse.response(
+            model: "m", version: "1", output: .records, request: request, results: results)
         let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
         return try #require((json["outputs"] as? [[String: Any]])?.first)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ModelDownloads
 import ModelServer
 import TasksCommon
 import VisionTasks
@@ -10,7 +11,8 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve models over HTTP: Open Inference Protocol v2, classify and embed routes, a web page.",
-        usage: "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST)... [--task auto|classify|embed] [options]",
+        usage:
+            "vision-tasks serve (--model NAME=PATH | --label NAME=MANIFEST | --remote NAME)... [--task auto|classify|embed] [options]",
         discussion: """
             Loads every model (--workers instances each) and listens on --host:--port, printing
             "listening on http://HOST:PORT" on stderr, then one JSON access-log line per request.
@@ -21,7 +23,10 @@ struct ServeCommand: ParsableCommand {
             /v2/models/NAME/ready, POST /v2/models/NAME/infer, POST /v1/models/NAME/classify (or
             /embed for an embedder: `embed --format json`'s records),
             GET /v1/models, GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
-            the requests received and exits 0.
+            the requests received and exits 0. --remote NAME serves the version of NAME that
+            `models download` installed in the cache when the server started, and GET /v2/models/NAME
+            reports it ("versions", and "model_version" in infer responses); to serve a newer download,
+            restart the server (behind a load balancer: SIGTERM drains it, one replica at a time).
             """,
         epilogue: """
             EXIT STATUS: 0 after SIGTERM or SIGINT, 1 when a model cannot be loaded or the address
@@ -45,6 +50,9 @@ struct ServeCommand: ParsableCommand {
     }
     static let label = RepeatedOption(
         name: "label", valueName: "NAME=MANIFEST", help: "Serve an AutoML Vision Edge export as NAME (ML Kit image labeler).")
+    static let remote = RepeatedOption(
+        name: "remote", valueName: "NAME",
+        help: "Serve the installed version of a model downloaded with `models download NAME` (--cache), as NAME.")
     static let host = Option<String>(
         name: "host", valueName: "ADDRESS", help: "The address to bind.", default: "127.0.0.1", defaultDescription: "127.0.0.1"
     ) { $0 }
@@ -99,7 +107,8 @@ struct ServeCommand: ParsableCommand {
 
     static let optionTable = [
         model.definition, task.definition, EmbedderOptionGroup.l2Normalize.definition, EmbedderOptionGroup.quantize.definition,
-        label.definition, host.definition, port.definition, workers.definition, threads.definition,
+        label.definition, remote.definition, ModelCacheOption.cache.definition, host.definition, port.definition,
+        workers.definition, threads.definition,
         locale.definition, tokenFile.definition, insecure.definition, maxBody.definition, maxImages.definition,
         maxRequests.definition, requestTimeout.definition, idleTimeout.definition, minBodyRate.definition,
         maxConnections.definition,
@@ -111,6 +120,9 @@ struct ServeCommand: ParsableCommand {
     let l2Normalize: Bool
     let quantize: Bool
     let labelers: [(name: String, path: String)]
+    /// The `--remote` names, and the model cache they are read from.
+    let remotes: [String]
+    let store: ModelStore
     let configuration: ServerConfiguration
     let workers: Int
     let threads: Int
@@ -126,8 +138,16 @@ struct ServeCommand: ParsableCommand {
         task = try parsed.value(Self.task)
         l2Normalize = parsed.isSet(EmbedderOptionGroup.l2Normalize)
         quantize = parsed.isSet(EmbedderOptionGroup.quantize)
-        let names = (models + labelers).map(\.name)
-        guard !names.isEmpty else { throw UsageError("give at least one --model NAME=PATH or --label NAME=MANIFEST") }
+        remotes = parsed.values(Self.remote)
+        if let name = remotes.first(where: { ModelName.problem($0) != nil }), let problem = ModelName.problem(name) {
+            throw UsageError("--remote '\(TableText.escaped(name))': \(problem)")
+        }
+        if try parsed.value(ModelCacheOption.cache) != nil, remotes.isEmpty { throw UsageError("--cache goes with --remote") }
+        store = try ModelCacheOption.store(parsed)
+        let names = (models + labelers).map(\.name) + remotes
+        guard !names.isEmpty else {
+            throw UsageError("give at least one --model NAME=PATH, --label NAME=MANIFEST or --remote NAME")
+        }
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw UsageError("the model name '\(duplicate)' is given twice")
         }
@@ -189,30 +209,53 @@ struct ServeCommand: ParsableCommand {
     /// Every model's instances, or nil after reporting the first that failed to load.
     private func loadModels() -> [ServedModel]? {
         var models: [ServedModel] = []
-        var embedders = 0
         for (name, path) in self.models {
-            guard
-                let kind = ModelLoading.load(verbose: verbose, { () throws(TasksError) in try task.resolved(forModelAt: path) }),
-                let pool = pool({ () throws(TasksError) -> any ServedTask in
-                    kind == .embed
-                        ? try ServedEmbedder(path: path, threads: threads, l2Normalize: l2Normalize, quantize: quantize)
-                        : try ServedClassifier(path: path, threads: threads, locale: locale)
-                })
-            else { return nil }
-            if kind == .embed { embedders += 1 }
+            guard let pool = modelPool(path: path) else { return nil }
             models.append(ServedModel(name: name, instances: pool))
-        }
-        if (l2Normalize || quantize) && embedders == 0 {
-            StandardStreams.warn(
-                "error: --l2-normalize and --quantize apply to embedders, and no --model is served as one "
-                    + "(a model without ImageEmbedder metadata needs --task embed)")
-            return nil
         }
         for (name, manifest) in labelers {
             guard let pool = pool({ () throws(TasksError) in try ServedLabeler(manifest: manifest) }) else { return nil }
             models.append(ServedModel(name: name, instances: pool))
         }
+        for name in remotes {
+            guard let model = remoteModel(name) else { return nil }
+            models.append(model)
+        }
+        if (l2Normalize || quantize) && !models.contains(where: { $0.instances[0].verb == "embed" }) {
+            StandardStreams.warn(
+                "error: --l2-normalize and --quantize apply to embedders, and no --model is served as one "
+                    + "(a model without ImageEmbedder metadata needs --task embed)")
+            return nil
+        }
         return models
+    }
+
+    /// A `.tflite` model's instances: embedders or classifiers, as `--task` resolves for it.
+    private func modelPool(path: String) -> [any ServedTask]? {
+        guard let kind = ModelLoading.load(verbose: verbose, { () throws(TasksError) in try task.resolved(forModelAt: path) })
+        else { return nil }
+        return pool({ () throws(TasksError) -> any ServedTask in
+            kind == .embed
+                ? try ServedEmbedder(path: path, threads: threads, l2Normalize: l2Normalize, quantize: quantize)
+                : try ServedClassifier(path: path, threads: threads, locale: locale)
+        })
+    }
+
+    /// The installed version of a downloaded model (an AutoML export serves as a labeler, a
+    /// `.tflite` as `--model` does), with its index version; nil after reporting why not.
+    private func remoteModel(_ name: String) -> ServedModel? {
+        guard let installed = store.installed(name) else {
+            StandardStreams.reportError(
+                .failedPrecondition(
+                    "the remote model is not downloaded in \(store.root.path): run `vision-tasks models download \(name)`.",
+                    subject: .remoteModel(name)))
+            return nil
+        }
+        let instances =
+            installed.kind == .automlZip
+            ? pool({ () throws(TasksError) in try ServedLabeler(manifest: installed.manifestURL.path) })
+            : modelPool(path: installed.modelURL.path)
+        return instances.map { ServedModel(name: name, instances: $0, version: String(installed.version)) }
     }
 
     /// `workers` instances, or nil after reporting why the first could not be made.
