@@ -4,11 +4,13 @@ import TasksCommon
 
 /// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
 final class RequestHandler: HTTPExchangeHandler {
-    private let pools: [String: ModelPool]
+    let pools: [String: ModelPool]
     private let modelNames: [String]
-    private let limits: ServerLimits
+    let limits: ServerLimits
     private let token: BearerToken?
     let metrics = Metrics()
+    /// The progress of the video uploads being classified.
+    let videoJobs = VideoJobs()
 
     init(models: [ServedModel], limits: ServerLimits, token: BearerToken?) {
         var pools: [String: ModelPool] = [:]
@@ -38,9 +40,10 @@ final class RequestHandler: HTTPExchangeHandler {
                 HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
         }
         guard route.method == "POST" else { return free }
-        if let bodyLength, bodyLength > limits.maxBodyBytes {
+        let bodyLimit = route.label == Route.classifyVideo("").label ? limits.videos.maxBytes : limits.maxBodyBytes
+        if let bodyLength, bodyLength > bodyLimit {
             return .reject(
-                HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(limits.maxBodyBytes).").response)
+                HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(bodyLimit).").response)
         }
         guard metrics.admit(limit: limits.maxRequests) else {
             return .reject(
@@ -49,7 +52,7 @@ final class RequestHandler: HTTPExchangeHandler {
                     headers: [("Retry-After", "1")]
                 ).response)
         }
-        return .accept(Admission.Ticket(holdsSlot: true), bodyLimit: limits.maxBodyBytes)
+        return .accept(Admission.Ticket(holdsSlot: true), bodyLimit: bodyLimit)
     }
 
     func respond(to request: HTTPRequest, admission: Admission.Ticket) -> HTTPResponse {
@@ -80,10 +83,15 @@ final class RequestHandler: HTTPExchangeHandler {
                 "name": "vision-tasks", "version": visionTasksVersion, "extensions": ["binary_tensor_data", "classification"],
             ])
         case .modelList:
-            return try .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] }])
+            return try .json([
+                "models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] },
+                "videoLimits": limits.videos.json,
+            ])
         case .modelMetadata(let name): return try .json(metadata(pools[name]!))
         case .infer(let name): return try infer(request, pool: pools[name]!)
         case .process(let name, let verb): return try process(request, pool: pools[name]!, verb: verb)
+        case .classifyVideo(let name): return try classifyVideo(request, pool: pools[name]!)
+        case .videoProgress(let job): return try videoProgress(job)
         }
     }
 
@@ -102,9 +110,10 @@ final class RequestHandler: HTTPExchangeHandler {
             body: request.body, headerLength: request.head.header("inference-header-content-length"),
             maxImages: limits.maxImages)
         let names = inference.images.indices.map { "\(inference.inputName)[\($0)]" }
+        var seconds = 0.0
         let results = try process(
             Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
-            what: "Input '\(inference.inputName)', element")
+            what: "Input '\(inference.inputName)', element", inference: &seconds)
         return try InferenceResponse.response(model: pool.name, output: pool.output, request: inference, results: results)
     }
 
@@ -134,25 +143,27 @@ final class RequestHandler: HTTPExchangeHandler {
         guard images.count <= limits.maxImages else {
             throw .badRequest("The request has \(images.count) images; at most \(limits.maxImages) are allowed.")
         }
-        let results = try self.process(images, parameters: parameters, pool: pool, what: "Image")
+        var inference = 0.0
+        let results = try self.process(images, parameters: parameters, pool: pool, what: "Image", inference: &inference)
         let body = Data("[\(results.map(\.record).joined(separator: ","))]".utf8)
-        return HTTPResponse(status: 200, contentType: "application/json", body: body)
+        // The page shows the model's time apart from the network's and the queue's.
+        let timing = String(format: "inference;dur=%.1f", inference * 1000)
+        return HTTPResponse(status: 200, contentType: "application/json", body: body, headers: [("Server-Timing", timing)])
     }
 
     /// Processes the images with one instance of the pool; the first image that fails fails
     /// the request with its index and the status for its error (`status(for:)`).
     private func process(
-        _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String
+        _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String,
+        inference: inout Double
     ) throws(HTTPError) -> [ServedImage] {
         let start = ContinuousClock.now
-        defer {
-            let elapsed = ContinuousClock.now - start
-            metrics.recordInference(
-                model: pool.name, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        }
+        defer { metrics.recordInference(model: pool.name, seconds: Self.seconds(since: start)) }
         return try pool.withInstance(timeout: limits.requestTimeoutSeconds) { instance throws(HTTPError) in
             if let problem = instance.problem(with: parameters) { throw .badRequest(problem) }
             var results: [ServedImage] = []
+            let served = ContinuousClock.now
+            defer { inference = Self.seconds(since: served) }
             for (index, image) in images.enumerated() {
                 guard !image.data.isEmpty else { throw .badRequest("\(what) \(index) is empty.") }
                 do throws(TasksError) {
@@ -163,6 +174,12 @@ final class RequestHandler: HTTPExchangeHandler {
             }
             return results
         }
+    }
+
+    /// Seconds from `start` to now.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     /// The HTTP status of an image's error: 422 for an output the model cannot give as a finite

@@ -11,6 +11,10 @@ enum Route: Equatable {
     case infer(String)
     /// `POST /v1/models/NAME/VERB`: the command line's records (VERB: classify or embed).
     case process(String, verb: String)
+    /// `POST /v1/models/NAME/classify-video`: a video classified in video running mode.
+    case classifyVideo(String)
+    /// `GET /v1/videos/JOB`: the progress of the video upload that carries `?job=JOB`.
+    case videoProgress(String)
 
     /// The label for metrics.
     var label: String {
@@ -21,13 +25,15 @@ enum Route: Equatable {
         case .serverMetadata, .modelList, .modelMetadata: "metadata"
         case .infer: "infer"
         case .process(_, let verb): verb
+        case .classifyVideo: "classify-video"
+        case .videoProgress: "video-progress"
         }
     }
 
     /// The method the route answers.
     var method: String {
         switch self {
-        case .infer, .process: "POST"
+        case .infer, .process, .classifyVideo: "POST"
         default: "GET"
         }
     }
@@ -45,6 +51,9 @@ enum Route: Equatable {
         case ["v2", "health", "ready"]: self = .ready
         case ["v2"]: self = .serverMetadata
         case ["v1", "models"]: self = .modelList
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "videos": self = .videoProgress(parts[2])
+        case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "models" && parts[3] == "classify-video":
+            self = .classifyVideo(parts[2])
         case let parts where parts.count >= 3 && parts[0] == "v1" && parts[1] == "models":
             guard parts.count == 4, Self.verbs.contains(parts[3]) else { return nil }
             self = .process(parts[2], verb: parts[3])
@@ -71,7 +80,9 @@ enum Route: Equatable {
     /// The model the route is about, if any.
     var model: String? {
         switch self {
-        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _): name
+        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _),
+            .classifyVideo(let name):
+            name
         default: nil
         }
     }

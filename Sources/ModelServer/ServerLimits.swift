@@ -17,6 +17,8 @@ package struct ServerLimits: Sendable {
     package var idleTimeoutSeconds = 30
     /// Bytes per connection for the request line and headers.
     package var connectionMemoryBytes = 64 * 1024
+    /// Video uploads (`POST /v1/models/NAME/classify-video`).
+    package var videos = VideoUploadLimits()
 
     package init() {}
 }
