@@ -92,6 +92,7 @@ final class RequestHandler: HTTPExchangeHandler {
         case .process(let name, let verb): return try process(request, pool: pools[name]!, verb: verb)
         case .classifyVideo(let name): return try classifyVideo(request, pool: pools[name]!)
         case .videoProgress(let job): return try videoProgress(job)
+        case .modelDetails(let name): return try details(pools[name]!)
         }
     }
 

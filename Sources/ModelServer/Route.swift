@@ -13,6 +13,8 @@ enum Route: Equatable {
     case process(String, verb: String)
     /// `POST /v1/models/NAME/classify-video`: a video classified in video running mode.
     case classifyVideo(String)
+    /// `GET /v1/models/NAME`: the model's kind, task and `ModelSummary` (the web app's details).
+    case modelDetails(String)
     /// `GET /v1/videos/JOB`: the progress of the video upload that carries `?job=JOB`.
     case videoProgress(String)
 
@@ -22,7 +24,7 @@ enum Route: Equatable {
         case .page: "page"
         case .metrics: "metrics"
         case .live, .ready, .modelReady: "health"
-        case .serverMetadata, .modelList, .modelMetadata: "metadata"
+        case .serverMetadata, .modelList, .modelMetadata, .modelDetails: "metadata"
         case .infer: "infer"
         case .process(_, let verb): verb
         case .classifyVideo: "classify-video"
@@ -52,6 +54,7 @@ enum Route: Equatable {
         case ["v2"]: self = .serverMetadata
         case ["v1", "models"]: self = .modelList
         case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "videos": self = .videoProgress(parts[2])
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "models": self = .modelDetails(parts[2])
         case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "models" && parts[3] == "classify-video":
             self = .classifyVideo(parts[2])
         case let parts where parts.count >= 3 && parts[0] == "v1" && parts[1] == "models":
@@ -81,7 +84,7 @@ enum Route: Equatable {
     var model: String? {
         switch self {
         case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _),
-            .classifyVideo(let name):
+            .classifyVideo(let name), .modelDetails(let name):
             name
         default: nil
         }

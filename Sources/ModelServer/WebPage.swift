@@ -2,8 +2,8 @@
 /// screens: Live (the camera's frames classified as fast as the server answers, newest frame
 /// wins, results over the video with the inference time and frames per second), Gallery
 /// (photos and videos in the order chosen; a video's top category over time as the HTML
-/// report's timeline) and Settings (model, max results, score threshold, token, the model's
-/// metadata). Self-contained: no external script, style, font or request; the token lives in
+/// report's timeline) and Settings (model, max results, score threshold, display-names locale,
+/// token, the model's metadata). Self-contained: no external script, style, font or request; the token lives in
 /// `sessionStorage` only. Markup here; style and scripts in `WebPageStyle` and `WebPageScript*`.
 enum WebPage {
     /// The whole document.
@@ -49,6 +49,7 @@ enum WebPage {
         <dl id="details" class="details" hidden></dl>
         <label>Max results <input id="max-results" type="number" min="1" max="50" value="3"></label>
         <label>Score threshold <input id="threshold" type="number" min="0" max="1" step="0.05" value="0"></label>
+        <label id="locale-row" hidden>Display names <select id="locale"></select></label>
         <label>Access token <input id="token" type="password" autocomplete="off" \
         placeholder="only if the server needs one"></label>
         <p class="hint">The token is kept for this browser tab only.</p>

@@ -5,7 +5,7 @@ extension WebPageScript {
     /// the server (MediaPipe's live-stream rule). Results go over the video with the server's
     /// inference time (`Server-Timing`) and the frames answered per second.
     static let live = #"""
-        const live = { running: false, looping: false, answered: [], canvas: document.createElement("canvas") };
+        const live = { running: false, pausedByUser: false, looping: false, answered: [], canvas: document.createElement("canvas") };
         function cameraWords(error) {
           switch (error && error.name) {
             case "NotAllowedError": return "The camera was not allowed. Allow it in the browser's site settings, or use the Gallery.";
@@ -76,7 +76,10 @@ extension WebPageScript {
           overlay.dataset.top = categories.length ? categories[0].name : "";
           overlay.dataset.index = categories.length ? String(categories[0].index) : "";
         }
-        $("live-toggle").addEventListener("click", () => setLive(!live.running));
+        $("live-toggle").addEventListener("click", () => {
+          live.pausedByUser = live.running;
+          setLive(!live.running);
+        });
 
         """#
 }

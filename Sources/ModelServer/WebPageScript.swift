@@ -36,6 +36,7 @@ enum WebPageScript {
           const max = parseInt($("max-results").value, 10);
           if (max > 0) query.set("max_results", String(max));
           if (threshold() > 0) query.set("score_threshold", String(threshold()));
+          if (!$("locale-row").hidden && $("locale").value) query.set("display_names_locale", $("locale").value);
           return query;
         }
         function quoted(name) { return "\u201c" + name + "\u201d"; }
@@ -135,6 +136,7 @@ enum WebPageScript {
           const content = element("div", "content");
           media.src = URL.createObjectURL(file);
           media.alt = file.name;
+          media.onerror = () => media.replaceWith(element("div", "placeholder", "No preview"));
           body.append(element("h2", "", file.name), meta, content);
           root.append(media, body);
           return { root, meta, content, file };

@@ -11,6 +11,9 @@ extension WebPageScript {
             tab.tabIndex = name === screen ? 0 : -1;
             $(name).hidden = name !== screen;
           }
+          // The camera's frames go to the server only while the live screen is shown.
+          if (screen !== "live") setLive(false);
+          else if (!live.pausedByUser) setLive(true);
         }
         tabs.forEach((name, index) => {
           const tab = $("tab-" + name);
@@ -23,22 +26,50 @@ extension WebPageScript {
             $("tab-" + next).focus();
           });
         });
-        function modelChanged() {
+        const detailsCache = new Map();
+        async function detailsOf(model) {
+          if (!detailsCache.has(model.name)) detailsCache.set(model.name, (await call("/v1/models/" + encodeURIComponent(model.name))).body);
+          return detailsCache.get(model.name);
+        }
+        // The display-names locales of the model's first head; only the one the server loaded can be asked for.
+        async function modelChanged() {
           const model = currentModel();
           $("live-model").textContent = model ? "Model " + model.name : "No model";
           $("details").hidden = true;
           $("details-toggle").setAttribute("aria-expanded", "false");
+          $("locale-row").hidden = true;
+          if (!model) return;
+          let details = null;
+          try { details = await detailsOf(model); } catch (error) { return; }
+          const summary = details.summary, locales = (summary && summary.heads[0] && summary.heads[0].locales) || [];
+          if (!locales.length || !summary.servedLocale) return;
+          $("locale").replaceChildren(...locales.map((code) => {
+            const option = new Option(code === summary.servedLocale ? code : code + " (restart the server with --locale " + code + ")", code);
+            option.disabled = code !== summary.servedLocale;
+            return option;
+          }));
+          $("locale").value = summary.servedLocale;
+          $("locale-row").hidden = false;
+        }
+        function tensors(list) { return list.map((t) => t.name + " " + t.type + " [" + t.shape.join(", ") + "]").join("; "); }
+        function detailRows(model, details) {
+          const s = details.summary;
+          const rows = [["Name", details.name], ["Kind", details.kind], ["Task", details.task]];
+          if (!s) return rows.concat([["Model", "An AutoML export (a folder of files)."]]);
+          rows.push(["Metadata name", s.name || "none"], ["Description", s.description || "none"], ["Version", s.version || "none"],
+            ["Author", s.author || "none"], ["License", s.license || "none"], ["Inputs", tensors(s.inputs)], ["Outputs", tensors(s.outputs)]);
+          s.heads.forEach((h, i) => rows.push(["Head " + i + (h.name ? " (" + h.name + ")" : ""), h.categories + " categories, "
+            + (h.labels === undefined || h.labels === null ? "no labels" : h.labels + " labels")
+            + (h.locales.length ? ", display names in " + h.locales.join(", ") : "")]));
+          if (s.servedLocale) rows.push(["Display names served", s.servedLocale]);
+          return rows;
         }
         async function toggleDetails() {
           const details = $("details"), model = currentModel();
           if (!details.hidden || !model) { details.hidden = true; $("details-toggle").setAttribute("aria-expanded", "false"); return; }
-          const rows = [];
-          try {
-            const { body } = await call("/v2/models/" + encodeURIComponent(model.name));
-            const tensors = (list) => list.map((t) => t.name + " " + t.datatype + " [" + t.shape.join(", ") + "]").join("; ");
-            rows.push(["Name", body.name], ["Kind", model.kind], ["Task", body.task], ["Platform", body.platform],
-              ["Versions", body.versions.join(", ")], ["Inputs", tensors(body.inputs)], ["Outputs", tensors(body.outputs)]);
-          } catch (error) { rows.push(["Error", words(error, { kind: "details", name: model.name })]); }
+          let rows;
+          try { rows = detailRows(model, await detailsOf(model)); }
+          catch (error) { rows = [["Error", words(error, { kind: "details", name: model.name })]]; }
           details.replaceChildren(...rows.flatMap(([k, v]) => [element("dt", "", k), element("dd", "", v)]));
           details.hidden = false;
           $("details-toggle").setAttribute("aria-expanded", "true");

@@ -25,6 +25,7 @@ enum WebPageStyle {
         .drop input{display:block;margin:.75em auto 0;max-width:100%}
         .card{display:flex;flex-wrap:wrap;gap:.75em;border-top:1px solid #dde2e8;padding:1em 0}
         .card>img,.card>video{width:160px;max-width:100%;max-height:160px;object-fit:contain;background:#f3f5f8;border-radius:4px}
+        .placeholder{width:160px;height:100px;display:grid;place-items:center;background:#f3f5f8;color:#4a5565;border-radius:4px}
         .card .body{flex:1 1 14em;min-width:0}
         .card h2{font-size:1em;margin:0 0 .25em;overflow-wrap:anywhere}
         .meta{color:#4a5565;font-size:.9em;margin:0 0 .4em;overflow-wrap:anywhere}

@@ -11,6 +11,8 @@ struct RouteTests {
         #expect(Route(path: "/v1/videos/job-1") == .videoProgress("job-1"))
         #expect(Route(path: "/v1/videos/job-1")?.method == "GET")
         #expect(Route(path: "/v1/videos") == nil)
+        #expect(Route(path: "/v1/models/m") == .modelDetails("m"))
+        #expect(Route(path: "/v1/models/m")?.method == "GET")
         #expect(Route(path: "/v1/videos/a/b") == nil)
         #expect(Route(path: "/v1/models/m/classify-video/x") == nil)
     }

@@ -79,6 +79,23 @@ struct ServeVideoTests {
         #expect(await server.terminate() == 0)
     }
 
+    /// `GET /v1/models/NAME`: what `inspect` shows first, for the page's model details.
+    @Test func modelDetailsSummarizeTheModel() async throws {
+        let server = try await server()
+        let details = try #require(try await server.request("GET", "/v1/models/mobilenet").json as? [String: Any])
+        #expect(details["kind"] as? String == "classifier" && details["task"] as? String == "classify")
+        let summary = try #require(details["summary"] as? [String: Any])
+        #expect(summary["name"] as? String == "MobileNetV1 image classifier (quantized)")
+        #expect(summary["servedLocale"] as? String == "en")
+        let input = try #require((summary["inputs"] as? [[String: Any]])?.first)
+        #expect(input["type"] as? String == "UINT8" && input["shape"] as? [Int] == [1, 224, 224, 3])
+        let head = try #require((summary["heads"] as? [[String: Any]])?.first)
+        #expect(head["name"] as? String == "probability" && head["categories"] as? Int == 1001 && head["labels"] as? Int == 1001)
+        let unknown = try await server.request("GET", "/v1/models/nothing")
+        #expect(unknown.status == 404)
+        #expect(await server.terminate() == 0)
+    }
+
     /// The page shows the model's own time: `Server-Timing: inference;dur=MS` on the v1 route.
     @Test func classifyAnswersCarryTheInferenceTime() async throws {
         let server = try await server()

@@ -35,6 +35,8 @@ package struct ServedClassifier: ServedTask {
         return options
     }
 
+    package func summary() throws(TasksError) -> ModelSummary? { try ModelSummary(modelAt: path, servedLocale: locale) }
+
     /// A classifier of the same model and options in `.video` running mode.
     package func videoClassifier() throws(TasksError) -> ImageClassifier? {
         let options = Self.options(path: path, threads: threads, locale: locale)

@@ -32,11 +32,19 @@ package protocol ServedTask: Sendable {
     /// (`VideoClassification`); nil when the model's task has no video mode here.
     /// - Throws: `TasksError` as `ImageClassifier.init(options:)`.
     func videoClassifier() throws(TasksError) -> ImageClassifier?
+
+    /// The model's tensors and metadata, as `inspect` shows them; nil when the model is not one
+    /// `.tflite` file (an AutoML export).
+    /// - Throws: `TasksError` when the model file cannot be read again.
+    func summary() throws(TasksError) -> ModelSummary?
 }
 
 extension ServedTask {
     /// Labelers and embedders classify no videos.
     package func videoClassifier() throws(TasksError) -> ImageClassifier? { nil }
+
+    /// A labeler's export is a folder of files: no summary.
+    package func summary() throws(TasksError) -> ModelSummary? { nil }
 }
 
 /// One served image's outcome.
