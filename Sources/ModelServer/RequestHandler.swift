@@ -40,7 +40,8 @@ final class RequestHandler: HTTPExchangeHandler {
                 HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
         }
         guard route.method == "POST" else { return free }
-        let bodyLimit = route.label == Route.classifyVideo("").label ? limits.videos.maxBytes : limits.maxBodyBytes
+        var bodyLimit = limits.maxBodyBytes
+        if case .classifyVideo = route { bodyLimit = limits.videos.maxBytes }
         if let bodyLength, bodyLength > bodyLimit {
             return .reject(
                 HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(bodyLimit).").response)
