@@ -163,7 +163,11 @@ extension WebPageScript {
           }
           return svg;
         }
-        $("files").addEventListener("change", (e) => { addFiles(e.target.files); });
+        $("files").addEventListener("change", (e) => {
+          const files = Array.from(e.target.files);
+          e.target.value = "";  // the next choice starts afresh (and the same file can be chosen again)
+          addFiles(files);
+        });
         const drop = $("drop");
         drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
         drop.addEventListener("dragleave", () => drop.classList.remove("over"));

@@ -31,8 +31,11 @@ enum WebPageScript {
         function currentModel() { return state.models.find((m) => m.name === $("model").value); }
         function modelPath(model, verb) { return "/v1/models/" + encodeURIComponent(model.name) + "/" + verb; }
         function threshold() { const t = parseFloat($("threshold").value); return t > 0 && t <= 1 ? t : 0; }
+        // An embedder takes no classification options.
         function settingsQuery() {
           const query = new URLSearchParams();
+          const model = currentModel();
+          if (model && model.task === "embed") return query;
           const max = parseInt($("max-results").value, 10);
           if (max > 0) query.set("max_results", String(max));
           if (threshold() > 0) query.set("score_threshold", String(threshold()));

@@ -7,12 +7,13 @@ driven by Selenium, against servers this script starts on free loopback ports an
   in flight or any waiting for the model (newest frame wins, no queue).
 - Gallery: two photos, an unreadable "photo" and a video, in that order: cards in that order,
   cheeseburger first, the unreadable one in words, the video's timeline with both spans; then
-  "nothing above the threshold" at a threshold of 1.
+  "nothing above the threshold" at a threshold of 1; with an embedder, each photo names the most
+  similar of the others.
 - No camera, no token and a wrong token: the words shown.
 - Layout: screenshots of the three screens at 1280 and 390 px; at 390 px no element is wider
   than the viewport. No request goes anywhere but the server; the token is in sessionStorage only.
 
-usage: web_app_test.py VISION_TASKS MODEL IMAGES ARTIFACTS
+usage: web_app_test.py VISION_TASKS MODEL EMBEDDER IMAGES ARTIFACTS
 """
 
 import os
@@ -29,9 +30,10 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
-TOOL, MODEL, IMAGES, ARTIFACTS = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
+TOOL, MODEL, EMBEDDER = sys.argv[1], sys.argv[2], sys.argv[3]
+IMAGES, ARTIFACTS = Path(sys.argv[4]), Path(sys.argv[5])
 ARTIFACTS.mkdir(parents=True, exist_ok=True)
 WORK = Path(tempfile.mkdtemp(prefix="web-app-test-"))
 # ImageNet's bird classes (indices of the 1000 classes; the labels file has "background" at 0,
@@ -207,6 +209,15 @@ def gallery(driver, server):
     unreadable.write_text("# not a photo\n")
     video = clip(WORK / "clip.mp4", 1.5, 1.5, ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"])
     files = [IMAGES / "burger.jpg", IMAGES / "sparrow.jpg", unreadable, video]
+    # Every progress text the video's card shows (percentages left out), as the page changes it.
+    driver.execute_script("""
+      window.progressSeen = [];
+      new MutationObserver(() => {
+        for (const p of document.querySelectorAll(".progress-text")) {
+          const text = p.textContent.replace(/ \\d+%$/, "");
+          if (!window.progressSeen.includes(text)) window.progressSeen.push(text);
+        }
+      }).observe(document.getElementById("results"), { subtree: true, childList: true, characterData: true });""")
     driver.find_element(By.ID, "files").send_keys("\n".join(str(f.resolve()) for f in files))
     cards = driver.find_elements(By.CSS_SELECTOR, "#results .card")
     assert [c.find_element(By.TAG_NAME, "h2").text for c in cards] == [f.name for f in files]
@@ -219,7 +230,10 @@ def gallery(driver, server):
     assert words == "\u201cnotes.jpg\u201d could not be read as a photo. Use a JPEG, PNG or WebP file.", words
     spans = [r.get_attribute("data-category") for r in cards[3].find_elements(By.CSS_SELECTOR, "rect.span")]
     assert spans[0] == "cheeseburger" and len(spans) >= 2 and spans[-1] != "cheeseburger", spans
+    progress = driver.execute_script("return window.progressSeen")
+    assert progress == ["Uploading\u2026", "Classifying\u2026"], progress
     print(f"gallery: cards in order, {first} first, unreadable photo: {words}; video spans {spans}")
+    print(f"gallery: video progress shown: {progress}")
     screens(driver, "gallery")
 
     show(driver, "settings")
@@ -232,6 +246,22 @@ def gallery(driver, server):
     none = wait(driver, lambda d: last.find_elements(By.CLASS_NAME, "none"), "the threshold message")[0].text
     assert none == "Nothing scored at or above the threshold of 100.0%.", none
     print(f"gallery: {none}")
+
+    # An embedder (MediaPipe's, served as "embedder"): the burger's nearest is its crop.
+    show(driver, "settings")
+    Select(driver.find_element(By.ID, "model")).select_by_value("embedder")
+    show(driver, "gallery")
+    before = len(driver.find_elements(By.CSS_SELECTOR, "#results .card"))
+    photos = [IMAGES / "burger.jpg", IMAGES / "sparrow.jpg", IMAGES / "burger_crop.jpg"]
+    driver.find_element(By.ID, "files").send_keys("\n".join(str(p.resolve()) for p in photos))
+    cards = driver.find_elements(By.CSS_SELECTOR, "#results .card")[before:]
+    similar = wait(driver, lambda d: cards[0].find_elements(By.CLASS_NAME, "similar"), "the most similar photo")[0].text
+    assert similar.startswith("Most similar among these photos: burger_crop.jpg (cosine similarity 0."), similar
+    failed = [c.text for c in cards if c.find_elements(By.CLASS_NAME, "error")]
+    assert not failed, f"an embedder's card failed: {failed}"
+    print(f"gallery: embedder: burger.jpg: {similar}")
+    show(driver, "settings")
+    Select(driver.find_element(By.ID, "model")).select_by_value("mobilenet")
 
 
 def settings(driver):
@@ -276,7 +306,7 @@ def no_camera_and_tokens(server):
 fake_camera = clip(WORK / "camera.y4m", 2, 3, ["-pix_fmt", "yuv420p"])
 token_file = WORK / "token"
 token_file.write_text("s3cret-token\n")
-servers = [Server(), Server("--token-file", str(token_file))]
+servers = [Server("--model", "embedder=" + EMBEDDER), Server("--token-file", str(token_file))]
 try:
     live_and_gallery(servers[0], fake_camera)
     no_camera_and_tokens(servers[1])

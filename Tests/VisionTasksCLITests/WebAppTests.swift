@@ -19,7 +19,9 @@ struct WebAppTests {
         #expect(run.status == 0, "\(run)\n--- stdout\n\(run.text)")
         for line in [
             "live: cheeseburger", "live: then brambling without reload", "at most 1 in flight, 0 waiting",
-            "video spans ['cheeseburger', 'brambling']", "gallery: Nothing scored at or above the threshold of 100.0%.",
+            "video spans ['cheeseburger', 'brambling']", "gallery: video progress shown: ['Uploading…', 'Classifying…']",
+            "gallery: Nothing scored at or above the threshold of 100.0%.",
+            "gallery: embedder: burger.jpg: Most similar among these photos: burger_crop.jpg",
             "no camera: No camera was found. You can still classify photos and videos in the Gallery.",
             "wrong token: The access token was refused. Check it under Settings.", "web app: ok",
         ] {
