@@ -37,6 +37,7 @@ final class VideoJobs: Sendable {
         }
     }
 
+    /// Gives back the slot `begin` took.
     func end() { running.withLock { $0 -= 1 } }
 
     /// Sets (or with nil, forgets) the fraction done of `job`.

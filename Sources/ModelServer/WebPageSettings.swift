@@ -52,7 +52,7 @@ extension WebPageScript {
           $("locale-row").hidden = false;
         }
         function tensors(list) { return list.map((t) => t.name + " " + t.type + " [" + t.shape.join(", ") + "]").join("; "); }
-        function detailRows(model, details) {
+        function detailRows(details) {
           const s = details.summary;
           const rows = [["Name", details.name], ["Kind", details.kind], ["Task", details.task]];
           if (!s) return rows.concat([["Model", "An AutoML export (a folder of files)."]]);
@@ -68,7 +68,7 @@ extension WebPageScript {
           const details = $("details"), model = currentModel();
           if (!details.hidden || !model) { details.hidden = true; $("details-toggle").setAttribute("aria-expanded", "false"); return; }
           let rows;
-          try { rows = detailRows(model, await detailsOf(model)); }
+          try { rows = detailRows(await detailsOf(model)); }
           catch (error) { rows = [["Error", words(error, { kind: "details", name: model.name })]]; }
           details.replaceChildren(...rows.flatMap(([k, v]) => [element("dt", "", k), element("dd", "", v)]));
           details.hidden = false;

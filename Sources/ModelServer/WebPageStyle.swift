@@ -1,8 +1,10 @@
 /// The page's style: one column that fits 360 px phones (nothing wider than the viewport:
 /// flex items may shrink, long names wrap), wider cards at desktop width, visible focus.
+/// `hidden` wins over every display rule (a hidden grid label stays hidden).
 enum WebPageStyle {
     static let css = """
         *{box-sizing:border-box}
+        [hidden]{display:none!important}
         body{font:15px/1.4 system-ui,sans-serif;margin:0 auto;max-width:64em;padding:0 .75em 2em;color:#1d2430}
         header{display:flex;flex-wrap:wrap;align-items:center;gap:.5em 1em;padding:.5em 0}
         h1{font-size:1.2em;margin:0}

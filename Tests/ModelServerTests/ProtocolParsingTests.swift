@@ -13,14 +13,14 @@ struct ProtocolParsingTests {
         ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
         ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
         ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .process("m", verb: "classify")),
-        ("/v1/models/m/embed", .process("m", verb: "embed")),
+        ("/v1/models/m/embed", .process("m", verb: "embed")), ("/v1/models/m", .modelDetails("m")),
     ])
     func routes(path: String, route: Route) {
         #expect(Route(path: path) == route)
     }
 
     @Test(arguments: [
-        "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
+        "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m/explain", "/v1/models/m/classify/x", "//", "/index.html",
         "/v2/models/m/versions/2/infer", "/v2/models/m/versions/99/ready", "/v2/models/m/versions/x",
     ])
     func unknownPaths(path: String) {

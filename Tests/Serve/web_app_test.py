@@ -144,7 +144,7 @@ def show(driver, screen):
     wait(driver, lambda d: d.find_element(By.ID, screen).is_displayed(), screen + " shown")
 
 
-def only_the_server(driver, url):
+def only_the_server(driver):
     """No request but to the server itself, no external script or style, no token outside sessionStorage."""
     others = driver.execute_script(
         "return performance.getEntriesByType('resource').map((e) => e.name)"
@@ -199,7 +199,7 @@ def live_and_gallery(server, fake_camera):
 
         gallery(driver, server)
         settings(driver)
-        only_the_server(driver, server.url)
+        only_the_server(driver)
     finally:
         driver.quit()
 
@@ -272,6 +272,8 @@ def settings(driver):
     for line in ("Inputs\ninput UINT8 [1, 224, 224, 3]", "Head 0 (probability)\n1001 categories, 1001 labels",
                  "Display names served\nen"):
         assert line in details.text, details.text
+    # The model's labels have no locales: no display-names picker.
+    assert not driver.find_element(By.ID, "locale-row").is_displayed()
     print("settings: model details " + details.text.replace("\n", " "))
     screens(driver, "settings")
 
@@ -297,7 +299,7 @@ def no_camera_and_tokens(server):
         token.send_keys("s3cret-token", Keys.TAB)
         wait(driver, lambda d: not d.find_element(By.ID, "notice").is_displayed(), "the notice to go with the right token")
         assert driver.execute_script("return sessionStorage.getItem('vision-tasks-token')") == "s3cret-token"
-        only_the_server(driver, server.url)
+        only_the_server(driver)
         print("right token: models loaded; the token is in sessionStorage only")
     finally:
         driver.quit()

@@ -8,19 +8,27 @@ import TasksCommon
 package struct ModelSummary: Encodable, Sendable, Equatable {
     /// A tensor of subgraph 0: name, TFLite type ("UINT8", "FLOAT32") and shape.
     package struct Tensor: Encodable, Sendable, Equatable {
+        /// The tensor's name ("" when absent).
         package let name: String
+        /// The schema's type name: "UINT8", "FLOAT32", "INT8", ...
         package let type: String
+        /// Outermost dimension first.
         package let shape: [Int]
     }
 
     /// An output head: its metadata name, element count, label lines and display-name locales.
     package struct Head: Encodable, Sendable, Equatable {
+        /// The output tensor metadata's name (MediaPipe's head name), if any.
         package let name: String?
+        /// The output's element count.
         package let categories: Int
+        /// The lines of its first labels file, or nil without one.
         package let labels: Int?
+        /// The locales of its labels files (display names), in metadata order.
         package let locales: [String]
     }
 
+    /// Subgraph 0's inputs and outputs.
     package let inputs: [Tensor]
     package let outputs: [Tensor]
     /// The metadata's fields; nil when the model has no metadata or not that field.

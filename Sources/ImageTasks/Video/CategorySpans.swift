@@ -7,15 +7,19 @@ package struct CategorySpans: Sendable {
     package struct Span: Codable, Equatable, Sendable {
         /// The top category's name (its index when the model has no labels; "" when no category passed).
         package let category: String
+        /// The top category's index; nil when no category passed.
         package let index: Int?
         /// The first and last frame's timestamps, in milliseconds.
         package let fromMilliseconds: Int
         package var toMilliseconds: Int
+        /// The frames in the span.
         package var frames: Int
     }
 
+    /// The spans so far, in time order.
     package private(set) var spans: [Span] = []
 
+    /// No span yet.
     package init() {}
 
     /// Adds a frame's top category (of the first head).

@@ -20,13 +20,17 @@ package enum VideoClassification {
 
     /// One classified frame: its timestamp and `classify --format json`'s classifications.
     package struct Frame: Encodable, Sendable {
+        /// The frame's presentation time in the container, in milliseconds.
         package let timestampInMilliseconds: Int
+        /// Per head, the categories the request's parameters kept, best first.
         package let classifications: [HeadRecord]
     }
 
     /// Every classified frame, the spans and the video's duration.
     package struct Outcome: Encodable, Sendable {
+        /// The classified frames, in time order.
         package let frames: [Frame]
+        /// The runs of frames with the same top category (of the first head).
         package let spans: [CategorySpans.Span]
         /// The container's duration in milliseconds, or nil when it does not say.
         package let durationInMilliseconds: Int?
