@@ -125,7 +125,8 @@ extension RequestHandler {
                 videoAt: file.path, classifier: classifier, parameters: parameters, limits: limits.videos.classification,
                 progress: progress)
         } catch {
-            throw HTTPError(Self.status(for: error), "The video: \(error.recordMessage)")
+            // The reason without its subject: the temporary file's path means nothing to the client.
+            throw HTTPError(Self.status(for: error), error.reason)
         }
     }
 }

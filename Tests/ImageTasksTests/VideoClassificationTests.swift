@@ -14,7 +14,8 @@ import VisionTasks
 struct VideoClassificationTests {
     static let model = TestData.model("mobilenet_v1_0.25_224_quant.tflite").path
 
-    private func clip(in folder: URL) async throws -> String {
+    /// The clip in MPEG-4 Part 2 (any ffmpeg has it), or H.264 (`codec: "libx264"`, Debian's has it).
+    private func clip(in folder: URL, codec: String = "mpeg4") async throws -> String {
         let output = folder.appendingPathComponent("clip.mp4").path
         let scale = "scale=320:240,setsar=1,fps=10"
         let run = try await ExternalProgram.run(
@@ -22,7 +23,7 @@ struct VideoClassificationTests {
             [
                 "-v", "error", "-y", "-loop", "1", "-t", "2", "-i", TestData.image("burger.jpg").path, "-loop", "1", "-t", "2",
                 "-i", TestData.image("sparrow.jpg").path, "-filter_complex",
-                "[0:v]\(scale)[a];[1:v]\(scale)[b];[a][b]concat=n=2:v=1[v]", "-map", "[v]", "-c:v", "mpeg4", "-q:v", "3",
+                "[0:v]\(scale)[a];[1:v]\(scale)[b];[a][b]concat=n=2:v=1[v]", "-map", "[v]", "-c:v", codec, "-pix_fmt", "yuv420p",
                 output,
             ])
         try #require(run.status == 0, "\(run)")
@@ -69,6 +70,25 @@ struct VideoClassificationTests {
             ) { _ in }
         } throws: { error in
             (error as? TasksError)?.reason == "The video lasts at least 4.0 s; videos of at most 1 s are classified here."
+        }
+    }
+
+    /// An HLS playlist naming a video on the server's disk is not followed: only containers open.
+    /// (FFmpeg follows it otherwise: H.264 in MP4 is a segment its HLS demuxer reads.)
+    @Test func aPlaylistIsNotFollowed() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try await clip(in: folder, codec: "libx264")
+        let playlist = folder.appendingPathComponent("upload")
+        try Data("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:4.0,\n\(video)\n#EXT-X-ENDLIST\n".utf8).write(to: playlist)
+        #expect {
+            try VideoClassification.run(
+                videoAt: playlist.path, classifier: try classifier(), parameters: RequestParameters(),
+                limits: VideoClassification.Limits()
+            ) { _ in }
+        } throws: { error in
+            let error = error as? TasksError
+            return error?.code == .invalidArgumentError && error?.reason.contains("Failed to open video source") == true
         }
     }
 

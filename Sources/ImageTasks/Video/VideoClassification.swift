@@ -38,18 +38,19 @@ package enum VideoClassification {
 
     /// Classifies the video at `path`.
     /// - Parameters:
-    ///   - path: a video file FFmpeg reads (MP4, WebM, ...).
+    ///   - path: a video file: MP4 or MOV, Matroska or WebM, AVI (no other container is opened).
     ///   - classifier: a classifier in `.video` running mode, used for this video only.
     ///   - parameters: the request's narrowing options (as `ServedClassifier.narrow`).
     ///   - limits: the duration limit and the sampling interval.
     ///   - progress: called after each classified frame with the fraction of the video done, 0...1.
-    /// - Throws: `TasksError`: the source's errors (invalidArgument for data FFmpeg cannot read),
+    /// - Throws: `TasksError`: the source's errors (invalidArgument for data FFmpeg cannot read
+    ///   or another container, a playlist say),
     ///   invalidArgument for a video longer than the limit, the classifier's errors.
     package static func run(
         videoAt path: String, classifier: ImageClassifier, parameters: RequestParameters, limits: Limits,
         progress: (Double) -> Void
     ) throws(TasksError) -> Outcome {
-        let source = try VideoSource(url: path, options: VideoSourceOptions(decoderThreadCount: 1))
+        let source = try VideoSource(url: path, options: uploadOptions)
         let duration = source.durationInMilliseconds
         if let duration, duration > limits.maxDurationMilliseconds { throw tooLong(duration, limits) }
         var frames: [Frame] = []
@@ -68,6 +69,12 @@ package enum VideoClassification {
         }
         return Outcome(frames: frames, spans: spans.spans, durationInMilliseconds: duration)
     }
+
+    /// Only container demuxers and the file protocol: a playlist or concat file (HLS, `ffconcat`)
+    /// uploaded as a "video" would otherwise make FFmpeg open the paths or URLs it lists, reading
+    /// the server's files or reaching its network.
+    static let uploadOptions = VideoSourceOptions(
+        demuxerOptions: ["format_whitelist": "mov,matroska,avi", "protocol_whitelist": "file"], decoderThreadCount: 1)
 
     private static func classify(
         _ frame: VideoFrame, with classifier: ImageClassifier, parameters: RequestParameters
