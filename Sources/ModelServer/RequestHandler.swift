@@ -116,7 +116,10 @@ final class RequestHandler: HTTPExchangeHandler {
         let results = try process(
             Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
             what: "Input '\(inference.inputName)', element", inference: &seconds)
-        return try InferenceResponse.response(model: pool.name, output: pool.output, request: inference, results: results)
+        var response = try InferenceResponse.response(
+            model: pool.name, output: pool.output, request: inference, results: results)
+        response.headers.append(Self.serverTiming(seconds))
+        return response
     }
 
     /// `POST /v1/models/NAME/classify` (or `/embed` for an embedder): an `image/*` body, or
@@ -148,9 +151,8 @@ final class RequestHandler: HTTPExchangeHandler {
         var inference = 0.0
         let results = try self.process(images, parameters: parameters, pool: pool, what: "Image", inference: &inference)
         let body = Data("[\(results.map(\.record).joined(separator: ","))]".utf8)
-        // The page shows the model's time apart from the network's and the queue's.
-        let timing = String(format: "inference;dur=%.1f", inference * 1000)
-        return HTTPResponse(status: 200, contentType: "application/json", body: body, headers: [("Server-Timing", timing)])
+        return HTTPResponse(
+            status: 200, contentType: "application/json", body: body, headers: [Self.serverTiming(inference)])
     }
 
     /// Processes the images with one instance of the pool; the first image that fails fails
@@ -176,6 +178,12 @@ final class RequestHandler: HTTPExchangeHandler {
             }
             return results
         }
+    }
+
+    /// `Server-Timing: inference;dur=MS`: the model's time for the request's images, apart from
+    /// the network's and the wait for an instance (the web app shows it).
+    static func serverTiming(_ seconds: Double) -> (name: String, value: String) {
+        ("Server-Timing", String(format: "inference;dur=%.1f", seconds * 1000))
     }
 
     /// Seconds from `start` to now.
