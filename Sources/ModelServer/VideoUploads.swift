@@ -76,13 +76,18 @@ extension RequestHandler {
         defer { videoJobs.end() }
         if let job { videoJobs.update(job, fraction: 0) }
         defer { if let job { videoJobs.update(job, fraction: nil) } }
+        let start = ContinuousClock.now
         let outcome = try classify(request.body, pool: pool, parameters: parameters) { [videoJobs] fraction in
             if let job { videoJobs.update(job, fraction: fraction) }
         }
+        // Decoding and classifying the whole video: its inference time, as the page shows it.
+        let seconds = Self.seconds(since: start)
+        metrics.recordInference(model: pool.name, seconds: seconds)
         guard let body = try? JSONEncoder().encode(outcome) else {
             throw HTTPError(500, "The video's results could not be written as JSON.")
         }
-        return HTTPResponse(status: 200, contentType: "application/json", body: body)
+        return HTTPResponse(
+            status: 200, contentType: "application/json", body: body, headers: [Self.serverTiming(seconds)])
     }
 
     /// `GET /v1/videos/JOB`: `{"job", "fraction"}` while the upload named JOB is classified.

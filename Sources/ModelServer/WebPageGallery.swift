@@ -74,7 +74,10 @@ extension WebPageScript {
               done = true;
               let body = null;
               try { body = JSON.parse(request.responseText); } catch (error) { body = null; }
-              if (request.status === 200 && body) showVideo(item, body);
+              if (request.status === 200 && body) {
+                item.meta.textContent = metaText(model, inferenceMilliseconds(request.getResponseHeader("Server-Timing")));
+                showVideo(item, body);
+              }
               else videoFails(item, words(new ServerError(request.status, (body && body.error) || ""), { kind: "video", name: item.file.name }));
               resolve();
             };

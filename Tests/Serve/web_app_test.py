@@ -230,6 +230,8 @@ def gallery(driver, server):
     assert words == "\u201cnotes.jpg\u201d could not be read as a photo. Use a JPEG, PNG or WebP file.", words
     spans = [r.get_attribute("data-category") for r in cards[3].find_elements(By.CSS_SELECTOR, "rect.span")]
     assert spans[0] == "cheeseburger" and len(spans) >= 2 and spans[-1] != "cheeseburger", spans
+    video_meta = cards[3].find_element(By.CLASS_NAME, "meta").text
+    assert re.fullmatch(r"Model mobilenet · \d+\.\d ms inference", video_meta), video_meta
     progress = driver.execute_script("return window.progressSeen")
     assert progress == ["Uploading\u2026", "Classifying\u2026"], progress
     print(f"gallery: cards in order, {first} first, unreadable photo: {words}; video spans {spans}")

@@ -21,6 +21,7 @@ struct ServeVideoTests {
             "POST", "/v1/models/mobilenet/classify-video?job=clip-1&max_results=2", body: Data(contentsOf: clip),
             headers: ["Content-Type": "video/mp4"])
         try #require(reply.status == 200, "\(reply.text)")
+        #expect(reply.header("Server-Timing")?.hasPrefix("inference;dur=") == true)
         let outcome = try #require(reply.json as? [String: Any])
         let frames = try #require(outcome["frames"] as? [[String: Any]])
         #expect(frames.compactMap { $0["timestampInMilliseconds"] as? Int } == Array(stride(from: 0, through: 3800, by: 200)))
