@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
-        .target(name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling"]),
+        .target(
+            name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput"]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // Training a classifier on photos: features from a frozen base (cached), the fitted head,

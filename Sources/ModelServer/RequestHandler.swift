@@ -4,12 +4,14 @@ import TasksCommon
 
 /// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
 final class RequestHandler: HTTPExchangeHandler {
-    private let pools: [String: ModelPool]
+    let pools: [String: ModelPool]
     private let modelNames: [String]
-    private let limits: ServerLimits
+    let limits: ServerLimits
     private let token: BearerToken?
     private let connections: ConnectionStats
     let metrics = Metrics()
+    /// The progress of the video uploads being classified.
+    let videoJobs = VideoJobs()
 
     init(models: [ServedModel], limits: ServerLimits, token: BearerToken?, connections: ConnectionStats) {
         var pools: [String: ModelPool] = [:]
@@ -57,14 +59,16 @@ final class RequestHandler: HTTPExchangeHandler {
                     .response)
         }
         guard route.method == "POST" else { return free }
-        if let bodyLength, bodyLength > limits.maxBodyBytes {
+        var bodyLimit = limits.maxBodyBytes
+        if case .classifyVideo = route { bodyLimit = limits.videos.maxBytes }
+        if let bodyLength, bodyLength > bodyLimit {
             return .reject(
-                HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(limits.maxBodyBytes).").response)
+                HTTPError(413, "The request body has \(bodyLength) bytes; the limit is \(bodyLimit).").response)
         }
         // Busy now: not worth reading the body. The slot itself is taken once the body is in, so
         // that a client sending slowly holds a connection, never a place in the queue.
         guard metrics.inFlight < limits.maxRequests else { return .reject(busy.response) }
-        return .accept(bodyLimit: limits.maxBodyBytes)
+        return .accept(bodyLimit: bodyLimit)
     }
 
     private var busy: HTTPError {
@@ -104,10 +108,16 @@ final class RequestHandler: HTTPExchangeHandler {
                 "name": "vision-tasks", "version": visionTasksVersion, "extensions": ["binary_tensor_data", "classification"],
             ])
         case .modelList:
-            return try .json(["models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] }])
+            return try .json([
+                "models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] },
+                "videoLimits": limits.videos.json,
+            ])
         case .modelMetadata(let name): return try .json(metadata(pools[name]!))
         case .infer(let name): return try infer(request, pool: pools[name]!)
         case .process(let name, let verb): return try process(request, pool: pools[name]!, verb: verb)
+        case .classifyVideo(let name): return try classifyVideo(request, pool: pools[name]!)
+        case .videoProgress(let job): return try videoProgress(job)
+        case .modelDetails(let name): return try details(pools[name]!)
         }
     }
 
@@ -126,11 +136,14 @@ final class RequestHandler: HTTPExchangeHandler {
             body: request.body, headerLength: request.head.header("inference-header-content-length"),
             maxImages: limits.maxImages)
         let names = inference.images.indices.map { "\(inference.inputName)[\($0)]" }
+        var seconds = 0.0
         let results = try process(
             Array(zip(names, inference.images)), parameters: inference.parameters, pool: pool,
-            what: "Input '\(inference.inputName)', element")
-        return try InferenceResponse.response(
+            what: "Input '\(inference.inputName)', element", inference: &seconds)
+        var response = try InferenceResponse.response(
             model: pool.name, version: pool.version, output: pool.output, request: inference, results: results)
+        response.headers.append(Self.serverTiming(seconds))
+        return response
     }
 
     /// `POST /v1/models/NAME/classify` (or `/embed` for an embedder): an `image/*` body, or
@@ -159,25 +172,26 @@ final class RequestHandler: HTTPExchangeHandler {
         guard images.count <= limits.maxImages else {
             throw .badRequest("The request has \(images.count) images; at most \(limits.maxImages) are allowed.")
         }
-        let results = try self.process(images, parameters: parameters, pool: pool, what: "Image")
+        var inference = 0.0
+        let results = try self.process(images, parameters: parameters, pool: pool, what: "Image", inference: &inference)
         let body = Data("[\(results.map(\.record).joined(separator: ","))]".utf8)
-        return HTTPResponse(status: 200, contentType: "application/json", body: body)
+        return HTTPResponse(
+            status: 200, contentType: "application/json", body: body, headers: [Self.serverTiming(inference)])
     }
 
     /// Processes the images with one instance of the pool; the first image that fails fails
     /// the request with its index and the status for its error (`status(for:)`).
     private func process(
-        _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String
+        _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String,
+        inference: inout Double
     ) throws(HTTPError) -> [ServedImage] {
         let start = ContinuousClock.now
-        defer {
-            let elapsed = ContinuousClock.now - start
-            metrics.recordInference(
-                model: pool.name, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        }
+        defer { metrics.recordInference(model: pool.name, seconds: Self.seconds(since: start)) }
         return try pool.withInstance(timeout: limits.requestTimeoutSeconds) { instance throws(HTTPError) in
             if let problem = instance.problem(with: parameters) { throw .badRequest(problem) }
             var results: [ServedImage] = []
+            let served = ContinuousClock.now
+            defer { inference = Self.seconds(since: served) }
             for (index, image) in images.enumerated() {
                 guard !image.data.isEmpty else { throw .badRequest("\(what) \(index) is empty.") }
                 do throws(TasksError) {
@@ -188,6 +202,18 @@ final class RequestHandler: HTTPExchangeHandler {
             }
             return results
         }
+    }
+
+    /// `Server-Timing: inference;dur=MS`: the model's time for the request's images, apart from
+    /// the network's and the wait for an instance (the web app shows it).
+    static func serverTiming(_ seconds: Double) -> (name: String, value: String) {
+        ("Server-Timing", String(format: "inference;dur=%.1f", seconds * 1000))
+    }
+
+    /// Seconds from `start` to now.
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     /// The HTTP status of an image's error: 422 for an output the model cannot give as a finite

@@ -11,6 +11,12 @@ enum Route: Equatable {
     case infer(String)
     /// `POST /v1/models/NAME/VERB`: the command line's records (VERB: classify or embed).
     case process(String, verb: String)
+    /// `POST /v1/models/NAME/classify-video`: a video classified in video running mode.
+    case classifyVideo(String)
+    /// `GET /v1/models/NAME`: the model's kind, task and `ModelSummary` (the web app's details).
+    case modelDetails(String)
+    /// `GET /v1/videos/JOB`: the progress of the video upload that carries `?job=JOB`.
+    case videoProgress(String)
 
     /// The label for metrics.
     var label: String {
@@ -18,16 +24,18 @@ enum Route: Equatable {
         case .page: "page"
         case .metrics: "metrics"
         case .live, .ready, .modelReady: "health"
-        case .serverMetadata, .modelList, .modelMetadata: "metadata"
+        case .serverMetadata, .modelList, .modelMetadata, .modelDetails: "metadata"
         case .infer: "infer"
         case .process(_, let verb): verb
+        case .classifyVideo: "classify-video"
+        case .videoProgress: "video-progress"
         }
     }
 
     /// The method the route answers.
     var method: String {
         switch self {
-        case .infer, .process: "POST"
+        case .infer, .process, .classifyVideo: "POST"
         default: "GET"
         }
     }
@@ -49,6 +57,10 @@ enum Route: Equatable {
         case ["v2", "health", "ready"]: self = .ready
         case ["v2"]: self = .serverMetadata
         case ["v1", "models"]: self = .modelList
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "videos": self = .videoProgress(parts[2])
+        case let parts where parts.count == 3 && parts[0] == "v1" && parts[1] == "models": self = .modelDetails(parts[2])
+        case let parts where parts.count == 4 && parts[0] == "v1" && parts[1] == "models" && parts[3] == "classify-video":
+            self = .classifyVideo(parts[2])
         case let parts where parts.count >= 3 && parts[0] == "v1" && parts[1] == "models":
             guard parts.count == 4, Self.verbs.contains(parts[3]) else { return nil }
             self = .process(parts[2], verb: parts[3])
@@ -84,7 +96,9 @@ enum Route: Equatable {
     /// The model the route is about, if any.
     var model: String? {
         switch self {
-        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _): name
+        case .modelMetadata(let name), .modelReady(let name), .infer(let name), .process(let name, _),
+            .classifyVideo(let name), .modelDetails(let name):
+            name
         default: nil
         }
     }

@@ -26,6 +26,8 @@ package struct ServerLimits: Sendable {
     package var minBodyBytesPerSecond = 16 * 1024
     /// Bytes per connection for the request line and headers.
     package var connectionMemoryBytes = 64 * 1024
+    /// Video uploads (`POST /v1/models/NAME/classify-video`).
+    package var videos = VideoUploadLimits()
 
     package init() {}
 }

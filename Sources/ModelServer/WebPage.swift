@@ -1,107 +1,60 @@
-/// The page at `/`: pick a model, drop or choose images (or take a camera snapshot), see each
-/// image with its top categories as bars. Self-contained: no external scripts, styles or fonts.
+/// The page at `/`: the sample app of MediaPipe's image classifier guide in a browser. Three
+/// screens: Live (the camera's frames classified as fast as the server answers, newest frame
+/// wins, results over the video with the inference time and frames per second), Gallery
+/// (photos and videos in the order chosen; a video's top category over time as the HTML
+/// report's timeline) and Settings (model, max results, score threshold, display-names locale,
+/// token, the model's metadata). Self-contained: no external script, style, font or request; the token lives in
+/// `sessionStorage` only. Markup here; style and scripts in `WebPageStyle` and `WebPageScript*`.
 enum WebPage {
-    static let html = """
+    /// The whole document.
+    static let html =
+        """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>vision-tasks serve</title>
-        <style>
-        body{font:15px system-ui,sans-serif;margin:2em auto;max-width:60em;padding:0 1em;color:#222}
-        #drop{border:2px dashed #888;border-radius:8px;padding:2em;text-align:center;margin:1em 0}
-        #drop.over{background:#eef}
-        .result{display:flex;gap:1em;border-top:1px solid #ddd;padding:1em 0}
-        .result img{max-width:160px;max-height:160px;object-fit:contain}
-        .bars{flex:1}.bar{display:flex;align-items:center;gap:.5em;margin:.2em 0}
-        .bar .name{width:12em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-        .bar .track{flex:1;background:#eee;height:1em;border-radius:3px}
-        .bar .fill{background:#3a7bd5;height:100%;border-radius:3px}
-        .error{color:#b00}
-        video{max-width:320px;display:none}
-        </style></head><body>
-        <h1>vision-tasks serve</h1>
-        <p><label>Model <select id="model"></select></label>
-        <label>Token <input id="token" type="password" placeholder="only if the server needs one"></label></p>
-        <div id="drop">Drop images here, or <input id="files" type="file" accept="image/*" multiple>
-        <button id="camera" type="button">Camera snapshot</button></div>
-        <video id="video" autoplay playsinline></video>
-        <div id="status" role="status"></div>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>vision-tasks serve</title><link rel="icon" href="data:,">
+        <style>\(WebPageStyle.css)</style></head><body>
+        \(body)
+        <script>\(WebPageScript.core)\(WebPageScript.results)\(WebPageScript.live)\(WebPageScript.gallery)\(WebPageScript.settings)</script>
+        </body></html>
+        """
+
+    private static let body = """
+        <header><h1>vision-tasks</h1>
+        <nav role="tablist" aria-label="Screens">
+        <button role="tab" id="tab-live" aria-controls="live" aria-selected="true">Live</button>
+        <button role="tab" id="tab-gallery" aria-controls="gallery" aria-selected="false" tabindex="-1">Gallery</button>
+        <button role="tab" id="tab-settings" aria-controls="settings" aria-selected="false" tabindex="-1">Settings</button>
+        </nav></header>
+        <p id="notice" class="notice" role="alert" hidden></p>
+        <main>
+        <section id="live" role="tabpanel" aria-labelledby="tab-live">
+        <div class="stage"><video id="video" muted playsinline></video>
+        <div id="overlay" class="overlay" aria-live="polite"></div></div>
+        <p class="stats"><span id="live-model"></span> · <span id="live-time">– ms inference</span> · \
+        <span id="live-fps">– frames/s</span></p>
+        <p><button id="live-toggle" type="button">Pause</button></p>
+        <p id="live-message" class="message" role="status"></p>
+        </section>
+        <section id="gallery" role="tabpanel" aria-labelledby="tab-gallery" hidden>
+        <label id="drop" class="drop">Choose or drop photos and videos
+        <input id="files" type="file" accept="image/*,video/*" multiple></label>
+        <p id="gallery-message" class="message" role="status"></p>
         <div id="results"></div>
-        <script>
-        "use strict";
-        const $ = (id) => document.getElementById(id);
-        function headers() {
-          const token = $("token").value.trim();
-          return token ? { Authorization: "Bearer " + token } : {};
-        }
-        function say(text, isError) { $("status").textContent = text; $("status").className = isError ? "error" : ""; }
-        async function loadModels() {
-          try {
-            const response = await fetch("/v1/models", { headers: headers() });
-            const body = await response.json();
-            if (!response.ok) { say(body.error || ("HTTP " + response.status), true); return; }
-            $("model").replaceChildren(...body.models.map((m) => {
-              const option = new Option(m.name + " (" + m.kind + ")", m.name); option.dataset.task = m.task; return option;
-            }));
-          } catch (error) { say("Cannot reach the server: " + error, true); }
-        }
-        function show(blob, name, record) {
-          const row = document.createElement("div"); row.className = "result";
-          const img = document.createElement("img"); img.src = URL.createObjectURL(blob); img.alt = name;
-          const bars = document.createElement("div"); bars.className = "bars";
-          const title = document.createElement("div"); title.textContent = name; bars.append(title);
-          if (record.error) {
-            const error = document.createElement("div"); error.className = "error"; error.textContent = record.error;
-            bars.append(error);
-          }
-          for (const e of record.embeddings || []) {
-            const values = e.floatEmbedding || e.quantizedEmbedding || [];
-            const line = document.createElement("div");
-            line.textContent = "Embedding: " + values.length + " values" + (e.headName ? " (" + e.headName + ")" : "");
-            bars.append(line);
-          }
-          const categories = record.classifications ? record.classifications[0].categories
-            : (record.labels || []).map((l) => ({ categoryName: l.text, score: l.confidence }));
-          for (const c of categories) {
-            const bar = document.createElement("div"); bar.className = "bar";
-            const label = document.createElement("span"); label.className = "name";
-            label.textContent = c.displayName || c.categoryName || ("#" + c.index);
-            const track = document.createElement("span"); track.className = "track";
-            const fill = document.createElement("span"); fill.className = "fill"; fill.style.display = "block";
-            fill.style.width = (100 * c.score).toFixed(1) + "%"; track.append(fill);
-            const score = document.createElement("span"); score.textContent = c.score.toFixed(3);
-            bar.append(label, track, score); bars.append(bar);
-          }
-          row.append(img, bars); $("results").prepend(row);
-        }
-        async function classify(blob, name) {
-          say("Sending " + name + "...");
-          const task = ($("model").selectedOptions[0] || {}).dataset?.task || "classify";
-          try {
-            const response = await fetch("/v1/models/" + encodeURIComponent($("model").value) + "/" + task, {
-              method: "POST", headers: { ...headers(), "Content-Type": blob.type || "image/jpeg" }, body: blob });
-            const body = await response.json();
-            if (!response.ok) { show(blob, name, { error: body.error || ("HTTP " + response.status) }); say("", false); return; }
-            show(blob, name, body[0]); say("Done: " + name);
-          } catch (error) { say("Request failed: " + error, true); }
-        }
-        async function classifyAll(files) { for (const file of files) await classify(file, file.name); }
-        $("files").addEventListener("change", (e) => classifyAll(e.target.files));
-        const drop = $("drop");
-        drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
-        drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-        drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); classifyAll(e.dataTransfer.files); });
-        $("camera").addEventListener("click", async () => {
-          const video = $("video");
-          if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) { say("This browser gives no camera here (it needs HTTPS or localhost).", true); return; }
-          try {
-            if (!video.srcObject) { video.srcObject = await navigator.mediaDevices.getUserMedia({ video: true }); video.style.display = "block"; return; }
-            const canvas = document.createElement("canvas"); canvas.width = video.videoWidth; canvas.height = video.videoHeight;
-            canvas.getContext("2d").drawImage(video, 0, 0);
-            canvas.toBlob((blob) => classify(blob, "camera snapshot"), "image/jpeg", 0.92);
-          } catch (error) { say("Camera unavailable: " + error, true); }
-        });
-        $("token").addEventListener("change", loadModels);
-        loadModels();
-        </script></body></html>
+        </section>
+        <section id="settings" role="tabpanel" aria-labelledby="tab-settings" hidden>
+        <form id="settings-form" class="settings">
+        <label>Model <select id="model"></select></label>
+        <button id="details-toggle" type="button" aria-expanded="false" aria-controls="details">Model details</button>
+        <dl id="details" class="details" hidden></dl>
+        <label>Max results <input id="max-results" type="number" min="1" max="50" value="3"></label>
+        <label>Score threshold <input id="threshold" type="number" min="0" max="1" step="0.05" value="0"></label>
+        <label id="locale-row" hidden>Display names <select id="locale"></select></label>
+        <label>Access token <input id="token" type="password" autocomplete="off" \
+        placeholder="only if the server needs one"></label>
+        <p class="hint">The token is kept for this browser tab only.</p>
+        </form>
+        </section>
+        </main>
         """
 }

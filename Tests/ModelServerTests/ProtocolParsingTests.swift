@@ -13,7 +13,7 @@ struct ProtocolParsingTests {
         ("/v2/models/m/versions/1", .modelMetadata("m")), ("/v2/models/m/ready", .modelReady("m")),
         ("/v2/models/m/versions/1/ready", .modelReady("m")), ("/v2/models/m/infer", .infer("m")),
         ("/v2/models/m/versions/1/infer", .infer("m")), ("/v1/models/m/classify", .process("m", verb: "classify")),
-        ("/v1/models/m/embed", .process("m", verb: "embed")),
+        ("/v1/models/m/embed", .process("m", verb: "embed")), ("/v1/models/m", .modelDetails("m")),
         // Any version routes; the handler answers 404 for one the model does not have.
         ("/v2/models/m/versions/2/infer", .infer("m")), ("/v2/models/m/versions/99/ready", .modelReady("m")),
     ])
@@ -22,7 +22,7 @@ struct ProtocolParsingTests {
     }
 
     @Test(arguments: [
-        "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m", "/v1/models/m/classify/x", "//", "/index.html",
+        "/v3", "/v2/models", "/v2/models/m/explain", "/v1/models/m/explain", "/v1/models/m/classify/x", "//", "/index.html",
         "/v2/models/m/versions//infer", "/v2/models/m/versions/1/explain",
     ])
     func unknownPaths(path: String) {

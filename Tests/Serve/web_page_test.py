@@ -1,6 +1,6 @@
 """The server's web page in headless Chromium (Debian's chromium + chromium-driver) driven by
-Selenium: upload burger.jpg, wait for the result, the first bar must be cheeseburger; a
-screenshot is saved.
+Selenium: upload burger.jpg in the gallery, wait for the result, the first bar must be
+cheeseburger; a screenshot is saved. (Tests/Serve/web_app_test.py tests the whole app.)
 
 usage: web_page_test.py URL IMAGE SCREENSHOT
 """
@@ -26,12 +26,13 @@ try:
     driver.get(url + "/")
     wait = WebDriverWait(driver, 120)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#model option"))
+    driver.find_element(By.ID, "tab-gallery").click()
     driver.find_element(By.ID, "files").send_keys(image)
-    wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, ".result .bar")))
-    first = driver.find_element(By.CSS_SELECTOR, ".result .bar .name").text
+    wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, ".card .bar")))
+    first = driver.find_element(By.CSS_SELECTOR, ".card .bar .name").text
     driver.save_screenshot(screenshot)
     assert first == "cheeseburger", f"first bar is {first!r}"
-    errors = driver.find_elements(By.CSS_SELECTOR, ".result .error")
+    errors = driver.find_elements(By.CSS_SELECTOR, ".card .error")
     assert not errors, [e.text for e in errors]
     print(f"web page: first bar {first}; screenshot {screenshot}")
 finally:

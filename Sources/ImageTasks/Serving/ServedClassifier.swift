@@ -12,17 +12,40 @@ package struct ServedClassifier: ServedTask {
     let task: ClassificationTask
     /// The display-names locale the classifier was created with.
     let locale: String
+    /// The model's path and threads, for the video-mode classifiers of `videoClassifier()`.
+    let path: String
+    let threads: Int
 
     /// - Throws: `TasksError` as `ImageClassifier.init(options:)`.
     package init(path: String, threads: Int, locale: String) throws(TasksError) {
+        task = try ClassificationTask(
+            options: Self.options(path: path, threads: threads, locale: locale), processing: ImageProcessing())
+        self.locale = locale
+        self.path = path
+        self.threads = threads
+    }
+
+    private static func options(path: String, threads: Int, locale: String) -> ImageClassifierOptions {
         let options = ImageClassifierOptions()
         options.baseOptions.modelAssetPath = path
         options.baseOptions.threadCount = threads
         options.maxResults = -1
         options.scoreThreshold = 0
         options.displayNamesLocale = locale
-        task = try ClassificationTask(options: options, processing: ImageProcessing())
-        self.locale = locale
+        return options
+    }
+
+    package func summary() throws(TasksError) -> ModelSummary? { try ModelSummary(modelAt: path, servedLocale: locale) }
+
+    /// A classifier of the same model and options in `.video` running mode.
+    package func videoClassifier() throws(TasksError) -> ImageClassifier? {
+        let options = Self.options(path: path, threads: threads, locale: locale)
+        options.runningMode = .video
+        do {
+            return try ImageClassifier(options: options)
+        } catch {
+            throw .wrapping(error)
+        }
     }
 
     package var kind: String { "classifier" }

@@ -8,6 +8,8 @@ import VisionTasks
 package struct ServedEmbedder: ServedTask {
     let task: EmbeddingTask
     package let output: ServedOutput
+    /// The model file, for `summary()`.
+    let path: String
 
     /// - Parameter dimension: the model's embedding size (`ImageEmbedder.embeddingDimensions`).
     /// - Throws: `TasksError` as `ImageEmbedder.init(options:)`; invalidArgument for a model
@@ -26,7 +28,10 @@ package struct ServedEmbedder: ServedTask {
                 subject: .file(path))
         }
         output = ServedOutput(name: "embedding", datatype: quantize ? "INT8" : "FP32", width: dimensions[0])
+        self.path = path
     }
+
+    package func summary() throws(TasksError) -> ModelSummary? { try ModelSummary(modelAt: path, servedLocale: nil) }
 
     package var kind: String { "embedder" }
     package var verb: String { "embed" }

@@ -1,5 +1,6 @@
 import Foundation
 import TasksCommon
+import VisionTasks
 
 /// A loaded model as the server uses it: one instance processes one image at a time (the
 /// server's pool gives each request an instance of its own). Each task's adapter narrows the
@@ -26,6 +27,24 @@ package protocol ServedTask: Sendable {
     ///   for an output that is not finite (`TaskOutput.failure`), the model's errors; and
     ///   internal when the record cannot be written as JSON.
     func serve(_ image: Data, name: String, parameters: RequestParameters) throws(TasksError) -> ServedImage
+
+    /// A new classifier of the model in MediaPipe's `.video` running mode, for one video
+    /// (`VideoClassification`); nil when the model's task has no video mode here.
+    /// - Throws: `TasksError` as `ImageClassifier.init(options:)`.
+    func videoClassifier() throws(TasksError) -> ImageClassifier?
+
+    /// The model's tensors and metadata, as `inspect` shows them; nil when the model is not one
+    /// `.tflite` file (an AutoML export).
+    /// - Throws: `TasksError` when the model file cannot be read again.
+    func summary() throws(TasksError) -> ModelSummary?
+}
+
+extension ServedTask {
+    /// Labelers and embedders classify no videos.
+    package func videoClassifier() throws(TasksError) -> ImageClassifier? { nil }
+
+    /// A labeler's export is a folder of files: no summary.
+    package func summary() throws(TasksError) -> ModelSummary? { nil }
 }
 
 /// One served image's outcome.
