@@ -48,14 +48,22 @@ struct ModelStoreTests {
         var download: ModelLock? = try store.lock("m")
         let staging = try store.makeStagingFolder("m", holding: try #require(download))
         let waited = Locked(false)
-        let deletion = Task.detached { try store.delete("m", whileBusy: { waited.withLock { $0 = true } }) }
+        let deleted = Locked<Bool?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        // A thread of its own: the delete blocks while it waits, which a busy cooperative pool
+        // (two threads here) may not have room for.
+        Thread {
+            deleted.withLock { $0 = try? store.delete("m", whileBusy: { waited.withLock { $0 = true } }) }
+            finished.signal()
+        }.start()
         // Until the delete waits, or (the failure) has removed the folder under the lock.
         #expect(
             await Waiting.poll(safetyNet: 60) { waited.withLock { $0 } || !FileManager.default.fileExists(atPath: staging.path) })
         #expect(waited.withLock { $0 })
         #expect(FileManager.default.fileExists(atPath: staging.path), "deleted under the download's lock")
         download = nil
-        #expect(try await deletion.value)
+        #expect(await Waiting.wait(for: finished, safetyNet: 120))
+        #expect(deleted.withLock { $0 } == true)
         #expect(!FileManager.default.fileExists(atPath: store.folder("m").path))
         #expect(try store.delete("m") == false)
     }
