@@ -45,6 +45,7 @@ struct InferenceRequest {
             binary = body.dropFirst(length)
         }
         guard !jsonPart.isEmpty else { throw .badRequest("The request body is empty; expected an inference request in JSON.") }
+        try JSONBounds.check(jsonPart, maxImages: maxImages)
         guard let wire = try? InferenceRequestWire.decode(jsonPart, maxImages: maxImages) else {
             guard let headerLength else { throw .badRequest("The request body is not a JSON object.") }
             throw .badRequest(
