@@ -46,8 +46,11 @@ struct InferenceRequest {
         }
         guard !jsonPart.isEmpty else { throw .badRequest("The request body is empty; expected an inference request in JSON.") }
         try JSONBounds.check(jsonPart, maxImages: maxImages)
-        guard let wire = try? InferenceRequestWire.decode(jsonPart, maxImages: maxImages) else {
-            guard let headerLength else { throw .badRequest("The request body is not a JSON object.") }
+        let wire: InferenceRequestWire
+        do {
+            wire = try InferenceRequestWire.decode(jsonPart, maxImages: maxImages)
+        } catch {
+            guard let headerLength else { throw .badRequest(InferenceRequestWire.problem(jsonPart, error)) }
             throw .badRequest(
                 "The body's first \(jsonPart.count) bytes (header Inference-Header-Content-Length: \(headerLength)) are not "
                     + "a JSON object: the length must be that of the JSON inference request exactly.")
