@@ -35,6 +35,36 @@ struct MalformedJSONTests {
         #expect(error?.message == message)
     }
 
+    /// A member of the wrong type is refused, not ignored: a request whose parameters were
+    /// dropped would be answered with the defaults, a wrong answer that looks right.
+    @Test(arguments: [
+        (
+            #"{"parameters":[{"max_results":1}],"inputs":[\#(input)]}"#,
+            "'parameters' must be an object, got [{\"max_results\":1}]."
+        ),
+        (#"{"id":7,"inputs":[\#(input)]}"#, "'id' must be a string, got 7."),
+        (
+            #"{"inputs":[{"name":["x"],"datatype":"BYTES","shape":[1],"data":["AA=="]}]}"#,
+            "Input 'name' must be a string, got [\"x\"]."
+        ),
+        (
+            #"{"inputs":[{"name":"x","datatype":"BYTES","shape":[1],"data":["AA=="],"parameters":"binary"}]}"#,
+            "Input 'x': 'parameters' must be an object, got binary."
+        ),
+        (
+            #"{"inputs":[\#(input)],"outputs":[{"name":"classifications","parameters":3}]}"#,
+            "Output 'classifications': 'parameters' must be an object, got 3."
+        ),
+        (#"{"inputs":[\#(input)],"outputs":[{"name":5}]}"#, "An entry of 'outputs' has no name."),
+    ])
+    func membersOfTheWrongTypeAreNamed(body: String, message: String) {
+        let error = #expect(throws: HTTPError.self) {
+            try InferenceRequest(body: Data(body.utf8), headerLength: nil, maxImages: 8)
+        }
+        #expect(error?.status == 400)
+        #expect(error?.message == message)
+    }
+
     @Test func bytesThatAreNotUTF8AreNamed() {
         let body = Data(#"{"id":""#.utf8) + Data([0xFF]) + Data(#"","inputs":[\#(Self.input)]}"#.utf8)
         let error = #expect(throws: HTTPError.self) {
