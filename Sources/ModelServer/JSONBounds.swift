@@ -12,49 +12,76 @@ enum JSONBounds {
     /// Values at most besides `--max-images`.
     static let baseValues = 10_000
 
-    /// Checks `json`'s nesting and its number of values (arrays, objects and the elements that
-    /// follow a comma, outside strings), without decoding it. Malformed JSON passes: the
-    /// decoder reports it.
-    /// - Throws: `HTTPError` 400 naming the bound passed.
+    /// Checks `json`'s nesting, its number of values (arrays, objects and the elements that
+    /// follow a comma, outside strings) and that no object has a member twice, without decoding
+    /// it. Malformed JSON passes: the decoder reports it.
+    /// - Throws: `HTTPError` 400 naming the bound passed or the duplicated member.
     static func check(_ json: Data, maxImages: Int) throws(HTTPError) {
-        let maxValues = baseValues + maxImages
-        let quote = UInt8(ascii: "\"")
-        var found: (depthAt: Int?, values: Int) = (nil, 0)
-        json.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var depth = 0
+        var scan = Scan(maxValues: baseValues + maxImages)
+        json.withUnsafeBytes { scan.run($0) }
+        if let offset = scan.tooDeepAt {
+            throw .badRequest(
+                "The request's JSON nests deeper than \(maxDepth) levels (at byte offset \(offset)); "
+                    + "an inference request needs 5.")
+        }
+        if scan.values > scan.maxValues {
+            throw .badRequest(
+                "The request's JSON has more than \(scan.maxValues) values (arrays, objects and their elements); "
+                    + "the limit is \(baseValues) plus --max-images.")
+        }
+        if let name = scan.duplicate {
+            // JSONDecoder takes the first, JSONSerialization, Python and JavaScript the last: a
+            // proxy that checks requests would see other parameters than the server uses.
+            throw .badRequest(
+                "The request's JSON has the member '\(name)' twice in one object (JSON parsers differ on which one counts).")
+        }
+    }
+
+    /// One pass over the bytes; stops at the first bound passed.
+    private struct Scan {
+        let maxValues: Int
+        var values = 0
+        var tooDeepAt: Int?
+        var duplicate: String?
+        /// The arrays (nil) and objects (their member names so far) open at this point.
+        var open: [Set<String>?] = []
+
+        mutating func run(_ bytes: UnsafeRawBufferPointer) {
             var index = 0
-            while index < bytes.count, found.values <= maxValues {
+            while index < bytes.count, values <= maxValues, tooDeepAt == nil, duplicate == nil {
                 switch bytes[index] {
-                case quote: index = endOfString(bytes, openingAt: index)
-                case UInt8(ascii: "["), UInt8(ascii: "{"):
-                    depth += 1
-                    found.values += 1
-                    if depth > maxDepth {
-                        found.depthAt = index
-                        return
+                case UInt8(ascii: "\""):
+                    let end = JSONBounds.endOfString(bytes, openingAt: index)
+                    if case .some(.some) = open.last, JSONBounds.nextSignificant(bytes, after: end) == UInt8(ascii: ":") {
+                        member(String(bytes, from: index, through: end))
                     }
-                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-                case UInt8(ascii: ","): found.values += 1
+                    index = end
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    open.append(bytes[index] == UInt8(ascii: "{") ? [] : nil)
+                    values += 1
+                    if open.count > maxDepth { tooDeepAt = index }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): _ = open.popLast()
+                case UInt8(ascii: ","): values += 1
                 default: break
                 }
                 index += 1
             }
         }
-        if let offset = found.depthAt {
-            throw .badRequest(
-                "The request's JSON nests deeper than \(maxDepth) levels (at byte offset \(offset)); "
-                    + "an inference request needs 5.")
+
+        private mutating func member(_ name: String?) {
+            guard let name, !(open[open.count - 1]?.insert(name).inserted ?? true) else { return }
+            duplicate = name
         }
-        if found.values > maxValues {
-            throw .badRequest(
-                "The request's JSON has more than \(maxValues) values (arrays, objects and their elements); "
-                    + "the limit is \(baseValues) plus --max-images.")
-        }
+    }
+
+    /// The byte after `index` that is not JSON whitespace, if any.
+    fileprivate static func nextSignificant(_ bytes: UnsafeRawBufferPointer, after index: Int) -> UInt8? {
+        bytes[min(index + 1, bytes.count)...].first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     }
 
     /// The index of the quote that closes the string opened at `start` (the end when none
     /// does). Found with `memchr`: base64 images are most of a request, and hold no quote.
-    private static func endOfString(_ bytes: UnsafeRawBufferPointer, openingAt start: Int) -> Int {
+    fileprivate static func endOfString(_ bytes: UnsafeRawBufferPointer, openingAt start: Int) -> Int {
         guard let base = bytes.baseAddress else { return bytes.count }
         var from = start + 1
         while from < bytes.count, let hit = memchr(base + from, Int32(UInt8(ascii: "\"")), bytes.count - from) {
@@ -67,5 +94,21 @@ enum JSONBounds {
             from = position + 1
         }
         return bytes.count
+    }
+}
+
+extension String {
+    /// The JSON string literal from the quote at `start` to the one at `end`, unescaped (nil
+    /// when it is not a valid one; the decoder reports it).
+    fileprivate init?(_ bytes: UnsafeRawBufferPointer, from start: Int, through end: Int) {
+        guard end < bytes.count else { return nil }
+        let literal = UnsafeRawBufferPointer(rebasing: bytes[start...end])
+        guard literal.contains(UInt8(ascii: "\\")) else {
+            self.init(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
+            return
+        }
+        guard let text = try? JSONSerialization.jsonObject(with: Data(literal), options: .fragmentsAllowed) as? String
+        else { return nil }
+        self = text
     }
 }

@@ -37,6 +37,30 @@ struct JSONBoundsTests {
                 + "the limit is 10000 plus --max-images.")
     }
 
+    /// JSONDecoder takes a duplicated member's first value, JSONSerialization, Python and
+    /// JavaScript its last: a proxy that checks a request could see other parameters than the
+    /// server answers with. Refused, whatever escapes spell the name.
+    @Test(arguments: [
+        (#"{"inputs":[],"inputs":[\#(input)]}"#, "inputs"),
+        (#"{"parameters":{"max_results":3,"max_results":10},"inputs":[\#(input)]}"#, "max_results"),
+        (#"{"inputs":[{"name":"image","datatype":"BYTES","shape":[2],"shape":[1],"data":["AA=="]}]}"#, "shape"),
+        (#"{"p\u0061rameters":{},"parameters" :{},"inputs":[\#(input)]}"#, "parameters"),
+    ])
+    func duplicateMembersAreRefused(body: String, name: String) {
+        let error = refusal(body)
+        #expect(error?.status == 400)
+        #expect(
+            error?.message
+                == "The request's JSON has the member '\(name)' twice in one object (JSON parsers differ on which one counts).")
+    }
+
+    /// One name in different objects is no duplicate.
+    @Test func aNameMayRecurInOtherObjects() throws {
+        let body = #"{"parameters":{"name":"x"},"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["AA=="]}]}"#
+        let request = try InferenceRequest(body: Data(body.utf8), headerLength: nil, maxImages: 8)
+        #expect(request.inputName == "image")
+    }
+
     /// Brackets, braces and commas inside strings, escaped quotes among them, are not structure.
     @Test func stringsAreNotCounted() throws {
         let text = String(repeating: #"[{,\"\\"#, count: 20_000)
