@@ -163,7 +163,7 @@ private final class DaemonContext: Sendable {
         counts.withLock { $0.reserved.contains(Self.key(connection)) }
     }
 
-    private static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+    fileprivate static func key(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
 
     func handedOver(_ count: Int) { update { $0.handedOver += count } }
 
@@ -212,6 +212,8 @@ private final class Exchange {
     let head: RequestHead
     /// The connection's socket, for answers sent before the body is in.
     let socket: Int32
+    /// The connection's key in `HeadDeadlines`.
+    let connection: UInt
     let started = ContinuousClock.now
     var bodyLimit = 0
     var body = Data()
@@ -229,6 +231,9 @@ private final class Exchange {
 
     /// A body must come at the minimum rate once this long has passed since its head.
     static let bodyRateGrace = Duration.seconds(10)
+    /// How long after a body falls below the minimum rate the watchdog closes its connection: a
+    /// byte that arrives meanwhile gets the 408 that says why.
+    static let bodyRateSlack = Duration.seconds(2)
     /// How long the rest of a body over the limit is read (and dropped) after the 413: closing
     /// with unread bytes would reset the connection, and the client could lose the answer.
     static let linger = Duration.seconds(5)
@@ -241,9 +246,10 @@ private final class Exchange {
         case close
     }
 
-    init(head: RequestHead, socket: Int32) {
+    init(head: RequestHead, socket: Int32, connection: UInt) {
         self.head = head
         self.socket = socket
+        self.connection = connection
     }
 
     deinit {
@@ -259,7 +265,7 @@ private final class Exchange {
         if let answeredEarly { return ContinuousClock.now - answeredEarly < Self.linger ? .reading : .close }
         guard received <= bodyLimit else {
             drop(context)
-            answerEarly(HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes."))
+            answerEarly(HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes."), context: context)
             return .lingering
         }
         guard context.receiveBody(count) else {
@@ -267,20 +273,23 @@ private final class Exchange {
             answerEarly(
                 HTTPError(
                     503, "The server is receiving too many request bodies at once; try again.",
-                    headers: [("Retry-After", "1")]))
+                    headers: [("Retry-After", "1")]), context: context)
             return .lingering
         }
         counted += count
         let minRate = context.minBodyBytesPerSecond
         let late = (ContinuousClock.now - started - Self.bodyRateGrace) / .seconds(1)
         if late > 0, Double(received) < late * minRate {
+            context.stats.closedSlowBody()
             answerEarly(
                 HTTPError(
                     408,
                     "The request body came at less than \(Int(minRate)) bytes per second (\(received) bytes in "
-                        + "\(Int((late + Self.bodyRateGrace / .seconds(1)).rounded())) s); the connection is closed."))
+                        + "\(Int((late + Self.bodyRateGrace / .seconds(1)).rounded())) s); the connection is closed."),
+                context: context)
             return .close
         }
+        expectRest(context)
         guard failure == nil else { return .reading }
         append(data, count: count)
         return .reading
@@ -296,6 +305,16 @@ private final class Exchange {
         }
     }
 
+    /// Sets the time by which more of the body must come: `bodyRateSlack` after its average rate
+    /// since the head falls below the minimum (the watchdog closes the connection then, whether
+    /// bytes that are not body bytes, such as a chunk's size line or trailers, keep it busy or not).
+    func expectRest(_ context: DaemonContext) {
+        let minRate = context.minBodyBytesPerSecond
+        guard minRate > 0 else { return }
+        let due = started + Self.bodyRateGrace + .seconds(Double(received) / minRate) + Self.bodyRateSlack
+        context.deadlines.bodyDue(on: connection, by: due)
+    }
+
     /// Frees the body and its count in the daemon's budget.
     func drop(_ context: DaemonContext) {
         body = Data()
@@ -306,7 +325,7 @@ private final class Exchange {
 
     /// Sends `error` on the socket while libmicrohttpd is still reading the request, then ends
     /// the server's side of the connection.
-    private func answerEarly(_ error: HTTPError) {
+    private func answerEarly(_ error: HTTPError, context: DaemonContext) {
         var response = error.response
         response.headers.append(("Connection", "close"))
         let bytes = response.wireBytes
@@ -315,6 +334,8 @@ private final class Exchange {
         status = error.status
         bytesSent = response.body.count
         answeredEarly = .now
+        // The lingering ends then, even if the client keeps sending bytes that are not body bytes.
+        context.deadlines.bodyDue(on: connection, by: .now + Self.linger)
     }
 }
 
@@ -368,7 +389,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             query: values(of: connection, kind: .GET_ARGUMENT_KIND, lowercasingKeys: false),
             headers: values(of: connection, kind: .HEADER_KIND, lowercasingKeys: true),
             client: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        let exchange = Exchange(head: head, socket: vt_http_connection_socket(connection))
+        let exchange = Exchange(
+            head: head, socket: vt_http_connection_socket(connection), connection: DaemonContext.key(connection))
         requestPointer.pointee = Unmanaged.passRetained(exchange).toOpaque()
         context.opened(on: connection)
         let length = head.header("content-length").flatMap { Int($0) }
@@ -377,6 +399,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             return queue(response, on: connection, exchange: exchange, context: context)
         case .accept(let limit):
             exchange.bodyLimit = limit
+            exchange.expectRest(context)
             if head.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
                 startMultipart(exchange, connection: connection)
             } else if let length, length <= limit {
@@ -400,6 +423,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         }
     }
     if exchange.answeredEarly != nil { return .NO }
+    // The body is in: no deadline while it is answered.
+    context.deadlines.requestBegan(on: exchange.connection)
     guard exchange.status == 0 else { return .YES }
     if let failure = exchange.failure {
         return queue(failure.response, on: connection, exchange: exchange, context: context)

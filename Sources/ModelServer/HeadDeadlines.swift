@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Closes connections whose request head is late: a client must send each request line and
-/// headers within the timeout of opening the connection or of its previous response.
-/// libmicrohttpd's own timeout counts silence, so a client sending a header byte now and then
-/// (slowloris) would keep its connection, and its thread, forever; this deadline counts time.
+/// Closes connections whose request head or body is late: a client must send each request line
+/// and headers within the timeout of opening the connection or of its previous response, and a
+/// body by the time its minimum rate sets. libmicrohttpd's own timeout counts silence, so a
+/// client sending a header byte now and then (slowloris), or a chunk's size line or trailers a
+/// byte at a time (no body byte arrives to be checked), would keep its connection, its thread
+/// and the body received so far forever; these deadlines count time.
 ///
 /// A watchdog thread shuts the late socket down (libmicrohttpd then sees the end of the stream
 /// and closes the connection itself). Nothing is sent: a late head may be a keep-alive
@@ -15,8 +17,10 @@ final class HeadDeadlines: @unchecked Sendable {
         /// The socket, valid until `forget`: libmicrohttpd reports a connection closed before
         /// it closes the socket, so a socket here is never another connection's.
         let socket: Int32
-        /// Nil while a request is being received or answered.
+        /// Nil while a request is being answered (or a body received with no minimum rate).
         var deadline: ContinuousClock.Instant?
+        /// Whether the deadline is a body's (else a request head's), for the counts.
+        var forBody = false
     }
 
     private let timeout: Duration
@@ -45,7 +49,22 @@ final class HeadDeadlines: @unchecked Sendable {
     /// A response is sent: the next request head is due within the timeout.
     func requestEnded(on connection: UInt) {
         let deadline = ContinuousClock.now + timeout
-        change { $0[connection]?.deadline = deadline }
+        change {
+            $0[connection]?.deadline = deadline
+            $0[connection]?.forBody = false
+        }
+    }
+
+    /// A body is being received: the connection is closed at `deadline` unless a later call
+    /// moves it or `requestBegan` clears it.
+    func bodyDue(on connection: UInt, by deadline: ContinuousClock.Instant) {
+        condition.withLock {
+            guard let previous = watched[connection] else { return }
+            watched[connection] = Watched(socket: previous.socket, deadline: deadline, forBody: true)
+            // Each arrival moves the deadline later, which the watchdog finds when it wakes; it
+            // is woken only for an earlier one (a lock and a signal for every chunk would cost more).
+            if previous.deadline.map({ deadline < $0 }) ?? true { condition.signal() }
+        }
     }
 
     /// The connection is closed (before libmicrohttpd closes its socket).
@@ -76,7 +95,7 @@ final class HeadDeadlines: @unchecked Sendable {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 watched[connection]?.deadline = nil
-                stats.closedLateHead()
+                if entry.forBody { stats.closedSlowBody() } else { stats.closedLateHead() }
             }
             let next = watched.values.compactMap(\.deadline).min() ?? now + .seconds(3600)
             let wait = (next - now).components
@@ -92,6 +111,7 @@ final class ConnectionStats: Sendable {
         var open = 0
         var bodyBytes = 0
         var lateHeads = 0
+        var slowBodies = 0
         var refusedOnReserve = 0
     }
     private let counts = Mutex(Counts())
@@ -102,6 +122,8 @@ final class ConnectionStats: Sendable {
     var bodyBytes: Int { counts.withLock { $0.bodyBytes } }
     /// Connections closed because their request head was late.
     var lateHeads: Int { counts.withLock { $0.lateHeads } }
+    /// Connections closed because a body was not in by its minimum rate's deadline.
+    var slowBodies: Int { counts.withLock { $0.slowBodies } }
     /// Requests other than health probes refused on a connection kept for probes.
     var refusedOnReserve: Int { counts.withLock { $0.refusedOnReserve } }
 
@@ -126,5 +148,6 @@ final class ConnectionStats: Sendable {
 
     func releaseBody(_ count: Int) { counts.withLock { $0.bodyBytes -= count } }
     func closedLateHead() { counts.withLock { $0.lateHeads += 1 } }
+    func closedSlowBody() { counts.withLock { $0.slowBodies += 1 } }
     func refusedOnReserveConnection() { counts.withLock { $0.refusedOnReserve += 1 } }
 }

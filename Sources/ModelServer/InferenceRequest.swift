@@ -45,21 +45,25 @@ struct InferenceRequest {
             binary = body.dropFirst(length)
         }
         guard !jsonPart.isEmpty else { throw .badRequest("The request body is empty; expected an inference request in JSON.") }
-        guard let wire = try? InferenceRequestWire.decode(jsonPart, maxImages: maxImages) else {
-            guard let headerLength else { throw .badRequest("The request body is not a JSON object.") }
+        try JSONBounds.check(jsonPart, maxImages: maxImages)
+        let wire: InferenceRequestWire
+        do {
+            wire = try InferenceRequestWire.decode(jsonPart, maxImages: maxImages)
+        } catch {
+            guard let headerLength else { throw .badRequest(InferenceRequestWire.problem(jsonPart, error)) }
             throw .badRequest(
                 "The body's first \(jsonPart.count) bytes (header Inference-Header-Content-Length: \(headerLength)) are not "
                     + "a JSON object: the length must be that of the JSON inference request exactly.")
         }
         let json = wire.members
-        id = json["id"] as? String
-        let requestParameters = json["parameters"] as? [String: Any] ?? [:]
+        id = try Self.optional(json["id"], as: String.self, "'id' must be a string")
+        let requestParameters = try Self.object(json["parameters"], "'parameters'")
         parameters = try ParameterParsing.parameters(json: requestParameters)
         binaryOutput = try Self.flag(requestParameters["binary_data_output"], "Parameter 'binary_data_output'")
         guard let inputs = wire.inputs, inputs.count == 1 else {
             throw .badRequest("'inputs' must be an array of one input: a BYTES tensor of encoded images, shape [B].")
         }
-        inputName = inputs[0].members["name"] as? String ?? "image"
+        inputName = try Self.optional(inputs[0].members["name"], as: String.self, "Input 'name' must be a string") ?? "image"
         images = try Self.images(of: inputs[0], name: inputName, binary: binary, maxImages: maxImages)
         outputs = try Self.outputs(json["outputs"])
     }
@@ -78,7 +82,7 @@ struct InferenceRequest {
         guard count <= maxImages else {
             throw .badRequest("Input '\(name)' has \(count) images; at most \(maxImages) are allowed per request.")
         }
-        let parameters = input["parameters"] as? [String: Any] ?? [:]
+        let parameters = try object(input["parameters"], "Input '\(name)': 'parameters'")
         let images: [Data]
         if let value = parameters["binary_data_size"] {
             guard let size = JSONValue.integer(value) else {
@@ -112,6 +116,20 @@ struct InferenceRequest {
         }
     }
 
+    /// A member of type `T`, nil when absent.
+    /// - Throws: `HTTPError` 400, "`what`, got VALUE.", when it has another type.
+    private static func optional<T>(_ value: Any?, as type: T.Type, _ what: String) throws(HTTPError) -> T? {
+        guard let value else { return nil }
+        guard let typed = value as? T else { throw .badRequest("\(what), got \(JSONValue.text(value)).") }
+        return typed
+    }
+
+    /// A `parameters` member (empty when absent): refused, not ignored, when it is not an
+    /// object, since the request would be answered with the defaults.
+    private static func object(_ value: Any?, _ what: String) throws(HTTPError) -> [String: Any] {
+        try optional(value, as: [String: Any].self, "\(what) must be an object") ?? [:]
+    }
+
     /// A boolean parameter (false when absent).
     private static func flag(_ value: Any?, _ what: String) throws(HTTPError) -> Bool {
         guard let value else { return false }
@@ -127,7 +145,7 @@ struct InferenceRequest {
         var requested: [RequestedOutput] = []
         for output in outputs {
             guard let name = output["name"] as? String else { throw .badRequest("An entry of 'outputs' has no name.") }
-            let parameters = output["parameters"] as? [String: Any] ?? [:]
+            let parameters = try object(output["parameters"], "Output '\(name)': 'parameters'")
             var entry = RequestedOutput(name: name)
             if parameters["binary_data"] != nil {
                 entry.binary = try flag(parameters["binary_data"], "Output '\(name)': parameter 'binary_data'")

@@ -75,6 +75,45 @@ struct InferenceRequestWire: Decodable {
         }
     }
 
+    /// What is wrong with JSON that `decode` refused, for a 400. `JSONDecoder` reads a number
+    /// or string only when it is decoded, and says no more than "not valid JSON" or that an
+    /// object was expected: `JSONSerialization` says what and where (a number beyond `Double`,
+    /// a lone surrogate, bytes that are not UTF-8, a character offset), the decoder's coding
+    /// path which member.
+    static func problem(_ json: Data, _ error: any Error) -> String {
+        let reason: String
+        do {
+            guard try JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed) is [String: Any] else {
+                return "The request body is not a JSON object."
+            }
+            reason = context(of: error)?.debugDescription ?? "\(error)"
+        } catch {
+            reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        }
+        let path = path(context(of: error)?.codingPath ?? [])
+        return "The request body is not valid JSON\(path.isEmpty ? "" : " at \(path)"): \(reason)"
+    }
+
+    private static func context(of error: any Error) -> DecodingError.Context? {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context
+        default: nil
+        }
+    }
+
+    /// A coding path as `inputs[0].shape[0]`.
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce(into: "") { path, key in
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+    }
+
     /// B of a shape `[B]`, when it is one integer.
     static func declaredCount(_ shape: Any?) -> Int? {
         guard let shape = shape as? [Any], shape.count == 1 else { return nil }

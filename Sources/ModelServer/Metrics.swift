@@ -82,6 +82,10 @@ final class Metrics: Sendable {
                 + "within --idle-timeout.",
             "# TYPE vision_tasks_connections_late_head_total counter",
             "vision_tasks_connections_late_head_total \(connections.lateHeads)",
+            "# HELP vision_tasks_connections_slow_body_total Connections closed because a request body was not in by "
+                + "the time --min-body-rate sets (408 when a byte of it arrives late, closed when none does).",
+            "# TYPE vision_tasks_connections_slow_body_total counter",
+            "vision_tasks_connections_slow_body_total \(connections.slowBodies)",
             "# HELP vision_tasks_connections_reserve_refused_total Requests other than health probes refused (503) on "
                 + "the connections kept for probes.",
             "# TYPE vision_tasks_connections_reserve_refused_total counter",

@@ -46,6 +46,29 @@ struct ServeSlowClientTests {
         #expect(await server.terminate() == 0)
     }
 
+    /// A chunked body whose data stops while the client keeps sending a chunk's size line (or
+    /// trailers): no body byte arrives to be checked, and each byte resets libmicrohttpd's idle
+    /// timer, so only a deadline that runs on its own closes it (the 1 MiB received stays held
+    /// until then).
+    @Test func aChunkedBodyStalledBetweenChunksIsClosedAtTheMinimumRate() async throws {
+        let server = try await ServerProcess(
+            ["--model", "mobilenet=\(ServerProcess.mobilenet)", "--idle-timeout", "3600", "--min-body-rate", "1000000"])
+        let slow = try RawConnection(port: server.port)
+        slow.send(Self.classifyHead + "Transfer-Encoding: chunked\r\n\r\n")
+        _ = slow.send(Data("100000\r\n".utf8) + Data(count: 0x10_0000) + Data("\r\n1;".utf8))
+        // A chunk extension a byte every 0.3 s: at 1 MB/s, 1 MiB is due 11 s after the head (the
+        // connection is closed 2 s later).
+        await Self.trickle(Data("x".utf8), every: 0.3, on: slow)
+        #expect(await slow.readAll().isEmpty, "a stalled body is closed without an answer")
+        #expect(try await server.metric("vision_tasks_connections_slow_body_total") == 1)
+        // The client sees the end as the socket is shut; the server frees the body as it closes.
+        let freed = try await Waiting.poll(safetyNet: 60) {
+            try await server.metric("vision_tasks_request_body_bytes") == 0
+        }
+        #expect(freed, "the 1 MiB received is released")
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func aChunkedBodyOverTheLimitGets413BeforeItEnds() async throws {
         let server = try await ServerProcess(ServeTests.holdingConnections + ["--max-body-bytes", "1000000"])
         let connection = try RawConnection(port: server.port)

@@ -183,7 +183,7 @@ struct ServeTests {
         // A decoded %00 would end the path the server sees at "/v2/models/mobilenet".
         ("NUL in path", "GET", "/v2/models/mobilenet%00x/ready", Data(), [:], 404, "Unknown model 'mobilenet%00x'"),
         ("empty body", "POST", "/v2/models/mobilenet/infer", Data(), [:], 400, "body is empty"),
-        ("not JSON", "POST", "/v2/models/mobilenet/infer", Data("{oops".utf8), [:], 400, "not a JSON object"),
+        ("not JSON", "POST", "/v2/models/mobilenet/infer", Data("{oops".utf8), [:], 400, "The request body is not valid JSON: "),
         (
             "wrong datatype", "POST", "/v2/models/mobilenet/infer",
             Data(#"{"inputs":[{"name":"image","datatype":"FP32","shape":[1],"data":[1.0]}]}"#.utf8), [:], 400,
