@@ -15,7 +15,10 @@ enum ParameterParsing {
             parameters.maxResults = count
         }
         if let value = json["score_threshold"] {
-            guard let number = JSONValue.number(value) else { throw invalid("score_threshold", value, "a number") }
+            // 1e39 is a JSON number but an infinite Float, which would drop every category unsaid.
+            guard let number = JSONValue.number(value), Float(number).isFinite else {
+                throw invalid("score_threshold", value, "a number")
+            }
             parameters.scoreThreshold = Float(number)
         }
         parameters.categoryAllowlist = try names(json["category_allowlist"], key: "category_allowlist")
@@ -29,7 +32,14 @@ enum ParameterParsing {
     }
 
     /// From query arguments (`?max_results=3&category_allowlist=a,b`).
-    static func parameters(query: [String: String]) throws(HTTPError) -> RequestParameters {
+    /// - Parameter others: the route's own arguments, besides the parameters.
+    /// - Throws: `HTTPError` 400 for a value that does not parse, or an argument of another name
+    ///   (a misspelt one would otherwise be ignored without a word).
+    static func parameters(query: [String: String], others: Set<String> = []) throws(HTTPError) -> RequestParameters {
+        if let unknown = query.keys.sorted().first(where: { !names.contains($0) && !others.contains($0) }) {
+            throw .badRequest(
+                "Unknown query argument '\(unknown)'; the route takes \((names + others.sorted()).joined(separator: ", ")).")
+        }
         var parameters = RequestParameters()
         if let text = query["max_results"] {
             guard let count = Int(text) else { throw invalid("max_results", text, "an integer") }

@@ -61,7 +61,7 @@ extension RequestHandler {
     /// - Throws: `HTTPError` 400 for a model with no video mode, a bad job name, a video that
     ///   cannot be read or is too long; 503 when `maxConcurrent` videos are running.
     func classifyVideo(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
-        let parameters = try ParameterParsing.parameters(query: request.head.query)
+        let parameters = try ParameterParsing.parameters(query: request.head.query, others: ["job"])
         let job = request.head.query["job"]
         if let job, !VideoJobs.isValidName(job) {
             throw .badRequest("Parameter 'job' must be 1 to 64 letters, digits, '-' or '_', got '\(job)'.")
@@ -83,7 +83,9 @@ extension RequestHandler {
         // Decoding and classifying the whole video: its inference time, as the page shows it.
         let seconds = Self.seconds(since: start)
         metrics.recordInference(model: pool.name, seconds: seconds)
-        guard let body = try? JSONEncoder().encode(outcome) else {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]  // as every other answer: the same keys in the same order
+        guard let body = try? encoder.encode(outcome) else {
             throw HTTPError(500, "The video's results could not be written as JSON.")
         }
         return HTTPResponse(

@@ -144,6 +144,7 @@ struct ProtocolParsingTests {
         (#"{"max_results":"3"}"#, "Parameter 'max_results' must be an integer, got 3."),
         (#"{"max_results":0}"#, "Parameter 'max_results' must not be 0 (-1 means all)."),
         (#"{"score_threshold":"high"}"#, "Parameter 'score_threshold' must be a number, got high."),
+        (#"{"score_threshold":1e39}"#, "Parameter 'score_threshold' must be a number, got 1e+39."),
         (
             #"{"category_allowlist":["a"],"category_denylist":["b"]}"#,
             "Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive."

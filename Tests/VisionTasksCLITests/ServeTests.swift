@@ -493,6 +493,13 @@ struct ServeTests {
         #expect(
             unknown.error == "Image 0: None of the names in 'category_allowlist' (unicorn) is a category name of the model, "
                 + "so every category would be dropped.", "\(unknown.text)")
+        let misspelt = try await server.request(
+            "POST", "/v1/models/mobilenet/classify?max_result=1", body: try Data(contentsOf: Self.burger),
+            headers: ["Content-Type": "image/jpeg"])
+        #expect(misspelt.status == 400)
+        #expect(
+            misspelt.error == "Unknown query argument 'max_result'; the route takes max_results, score_threshold, "
+                + "category_allowlist, category_denylist, display_names_locale.", "\(misspelt.text)")
         #expect(await server.terminate() == 0)
     }
 
@@ -507,6 +514,16 @@ struct ServeTests {
             "POST", "/v1/models/flowers/classify", body: try Data(contentsOf: image), headers: ["Content-Type": "image/jpeg"])
         #expect(reply.status == 200, "\(reply.text)")
         #expect((try Self.records(reply).first?["labels"] as? NSArray)?.isEqual(expected) == true, "\(reply.text)")
+        // score_threshold is the confidence threshold, below ML Kit's default of 0.5 too.
+        let low = try await VisionTasksTool.run([
+            "label", "--manifest", export.manifestPath, "--confidence", "0", "--format", "json", image.path,
+        ])
+        let every = try #require(low.jsonObjects(format: "json").first?["labels"] as? NSArray, "\(low)")
+        #expect(every.count > 1, "\(low)")
+        let lowered = try await server.request(
+            "POST", "/v1/models/flowers/classify?score_threshold=0", body: try Data(contentsOf: image),
+            headers: ["Content-Type": "image/jpeg"])
+        #expect((try Self.records(lowered).first?["labels"] as? NSArray)?.isEqual(every) == true, "\(lowered.text)")
         let models = try await server.request("GET", "/v1/models").json as? [String: Any]
         #expect((models?["models"] as? [[String: String]]) == [["name": "flowers", "kind": "labeler", "task": "classify"]])
         #expect(await server.terminate() == 0)

@@ -21,13 +21,15 @@ package struct RequestParameters: Sendable, Equatable {
     }
 
     /// Applies the options to results sorted best first: the allow and deny lists, the score
-    /// threshold (default 0), then the first `maxResults` (default `defaultMaxResults`).
+    /// threshold (default `defaultScoreThreshold`), then the first `maxResults` (default
+    /// `defaultMaxResults`).
     package func narrow<Item>(
-        _ items: [Item], defaultMaxResults: Int, name: (Item) -> String?, score: (Item) -> Float
+        _ items: [Item], defaultMaxResults: Int, defaultScoreThreshold: Float = 0, name: (Item) -> String?,
+        score: (Item) -> Float
     ) -> [Item] {
         let allow = Set(categoryAllowlist)
         let deny = Set(categoryDenylist)
-        let threshold = scoreThreshold ?? 0
+        let threshold = scoreThreshold ?? defaultScoreThreshold
         let kept = items.filter { item in
             let label = name(item) ?? ""
             return score(item) >= threshold && (allow.isEmpty || allow.contains(label)) && !deny.contains(label)

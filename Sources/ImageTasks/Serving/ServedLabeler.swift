@@ -3,8 +3,8 @@ import ImageLabeling
 import TasksCommon
 
 /// An AutoML export for the server: ML Kit's labeler, narrowed per request (max_results,
-/// score_threshold as a confidence floor above the export's, allow/deny lists of label texts).
-/// Records are `label --format json`'s objects; 10 labels by default.
+/// score_threshold as the confidence threshold, ML Kit's 0.5 when not given, allow/deny lists of
+/// label texts). Records are `label --format json`'s objects; 10 labels by default.
 package struct ServedLabeler: ServedTask {
     let task: LabelingTask
 
@@ -12,6 +12,8 @@ package struct ServedLabeler: ServedTask {
     package init(manifest: String) throws(TasksError) {
         let options = AutoMLImageLabelerOptions(localModel: AutoMLImageLabelerLocalModel(manifestPath: manifest))
         options.maxResultCount = Int.max
+        // Every label: the request's score_threshold (ML Kit's default when absent) narrows them.
+        options.confidenceThreshold = 0
         task = try LabelingTask(options: options)
     }
 
@@ -27,7 +29,9 @@ package struct ServedLabeler: ServedTask {
         let result = Result { () throws(TasksError) in
             LabelingOutput(
                 labels: parameters.narrow(
-                    try task.process(encoded: image).labels, defaultMaxResults: 10, name: \.text, score: \.confidence))
+                    try task.process(encoded: image).labels, defaultMaxResults: 10,
+                    defaultScoreThreshold: AutoMLImageLabelerOptions.defaultConfidenceThreshold, name: \.text,
+                    score: \.confidence))
         }
         let outcome = ImageOutcome(path: FileSystemPath(name), result: result)
         let labels = (try? outcome.result.get())?.labels ?? []

@@ -20,9 +20,11 @@ struct ServeCommand: ParsableCommand {
             record; Triton's classification extension); an embedder's is "embedding", FP32 (INT8
             with --quantize) of shape [B, D]. GET /v2/models/NAME says which ("task": classify or embed).
             Routes: GET / (web page), GET /v2, /v2/health/live, /v2/health/ready, /v2/models/NAME,
-            /v2/models/NAME/ready, POST /v2/models/NAME/infer, POST /v1/models/NAME/classify (or
-            /embed for an embedder: `embed --format json`'s records),
-            GET /v1/models, GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
+            /v2/models/NAME/ready, POST /v2/models/NAME/infer (each also under
+            /v2/models/NAME/versions/V), POST /v1/models/NAME/classify (or /embed for an embedder:
+            `embed --format json`'s records), POST /v1/models/NAME/classify-video[?job=JOB] and
+            GET /v1/videos/JOB (its progress), GET /v1/models, GET /v1/models/NAME (the model's
+            details), GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
             the requests received and exits 0. --remote NAME serves the version of NAME that
             `models download` installed in the cache when the server started, and GET /v2/models/NAME
             reports it ("versions", and "model_version" in infer responses); to serve a newer download,
@@ -101,7 +103,7 @@ struct ServeCommand: ParsableCommand {
         transform: ValueParser.integer("min-body-rate", in: 0...Int(Int32.max)))
     static let maxConnections = Option<Int>(
         name: "max-connections", valueName: "N",
-        help: "Open connections at most for requests; 16 more are kept for the health probes.",
+        help: "Open connections at most for requests; 16 more are kept for the health probes and /metrics.",
         default: ServerLimits().maxConnections, defaultDescription: "512",
         transform: ValueParser.integer("max-connections", in: 1...10_000))
 
