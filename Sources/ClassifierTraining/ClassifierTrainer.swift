@@ -307,6 +307,6 @@ package enum ClassifierTrainer {
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return elapsed / .seconds(1)
     }
 }

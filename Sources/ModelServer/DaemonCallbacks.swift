@@ -125,7 +125,7 @@ let completedHandler: MHD_RequestCompletedCallback = { cls, connection, requestP
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(stored).takeRetainedValue()
     exchange.drop(context)
     let elapsed = ContinuousClock.now - exchange.started
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let seconds = elapsed / .seconds(1)
     context.handler.finished(
         exchange.head, status: exchange.status, bytes: exchange.bytesSent, seconds: seconds)
     context.closed(on: connection)

@@ -8,7 +8,7 @@ import Synchronization
 final class DaemonContext: Sendable {
     let handler: any HTTPExchangeHandler
     let stats: ConnectionStats
-    let deadlines: HeadDeadlines
+    let deadlines: ConnectionDeadlines
     /// Connections beyond the connection limit (kept for health probes).
     private let softLimit: Int
     let minBodyBytesPerSecond: Double
@@ -34,7 +34,7 @@ final class DaemonContext: Sendable {
         softLimit = settings.connectionLimit
         minBodyBytesPerSecond = Double(settings.minBodyBytesPerSecond)
         receivingBodyBudget = settings.receivingBodyBudget
-        deadlines = HeadDeadlines(timeout: .seconds(settings.idleTimeoutSeconds), stats: stats)
+        deadlines = ConnectionDeadlines(timeout: .seconds(settings.idleTimeoutSeconds), stats: stats)
     }
 
     func connectionOpened(_ connection: OpaquePointer) {

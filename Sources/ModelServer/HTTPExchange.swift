@@ -8,7 +8,7 @@ final class HTTPExchange {
     let head: RequestHead
     /// The connection's socket, for answers sent before the body is in.
     let socket: Int32
-    /// The connection's key in `HeadDeadlines`.
+    /// The connection's key in `ConnectionDeadlines`.
     let connection: UInt
     let started = ContinuousClock.now
     var bodyLimit = 0

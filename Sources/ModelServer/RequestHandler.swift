@@ -213,7 +213,7 @@ final class RequestHandler: HTTPExchangeHandler {
     /// Seconds from `start` to now.
     static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return elapsed / .seconds(1)
     }
 
     /// The HTTP status of an image's error: 422 for an output the model cannot give as a finite

@@ -98,9 +98,7 @@ final class LiveStreamRunner<Output: Sendable>: Sendable {
         let latency = ContinuousClock.now - frame.received
         let next = flow.withLock { flow -> Frame? in
             flow.statistics.framesProcessed += 1
-            flow.statistics.lastLatencyInMilliseconds =
-                Double(latency.components.seconds) * 1000
-                + Double(latency.components.attoseconds) / 1e15
+            flow.statistics.lastLatencyInMilliseconds = latency / .milliseconds(1)
             let next = flow.closed ? nil : flow.waiting
             flow.waiting = nil
             flow.inFlight = next != nil

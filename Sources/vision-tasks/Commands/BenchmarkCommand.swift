@@ -161,7 +161,7 @@ struct BenchmarkCommand: ParsableCommand {
             let start = clock.now()
             try body()
             let elapsed = clock.now() - start
-            samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            samples.append(elapsed / .milliseconds(1))
         }
         samples.sort()
         return Timing(

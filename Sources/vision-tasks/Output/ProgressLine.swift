@@ -78,7 +78,7 @@ struct ProgressLine {
         if shown, let lastDraw, now - lastDraw < .milliseconds(100) { return nil }
         lastDraw = now
         let elapsed = now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return elapsed / .seconds(1)
     }
 
     private mutating func draw(_ text: String) {

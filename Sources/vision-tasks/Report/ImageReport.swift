@@ -68,7 +68,7 @@ final class ImageReport {
     /// Writes the summary and the end of the page.
     func finish() {
         let elapsed = started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         let rate = seconds > 0 ? Double(images) / seconds : 0
         let most = topCounts.map(\.count).max() ?? 1
         let sorted = topCounts.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }

@@ -71,7 +71,7 @@ final class VideoReport {
     /// Writes the timeline, the spans, the counts and the end of the page.
     func finish() {
         let elapsed = started.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         let rate = seconds > 0 ? Double(frames) / seconds : 0
         let list = spans.spans
         let classified = frames - failures
