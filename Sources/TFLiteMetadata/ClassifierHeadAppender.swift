@@ -105,23 +105,30 @@ package enum ClassifierHeadAppender {
     private static func edited(
         _ model: Data, at feature: Int, head: DenseHead?, quantizedOutput: Bool
     ) throws(TasksError) -> Data {
-        let root = try decodingModel(model, invalid: "The base model is not a valid TFLite model", subject: "the base model") {
-            try FlatBuffer(model).rootTable("Model")
-        }
         let graph = try graph(of: model)
-        let edit = try HeadEdit(head: head, graph: graph, feature: feature, quantizedOutput: quantizedOutput)
-        let newRoot = try decodingFlatBuffer(invalid: "The base model is not a valid TFLite model", subject: "the base model") {
-            try edit.root(of: root)
+        let point = try CutPoint(graph: graph, tensor: feature, noun: "feature")
+        if let head, point.size != head.featureCount {
+            throw .invalidArgument(
+                "\(point.label) has \(point.size) values; the head was trained on \(head.featureCount) features.")
         }
-        let prefix = FlatBufferValue.prefix(root: newRoot, identifier: "TFL3", followingAlignment: 64)
-        let end = try ModelSplicer.flatBufferEnd(of: model)
-        guard prefix.count + end <= ModelSplicer.maximumFlatBufferSize else {
-            throw .invalidArgument("The model with its new head would pass a FlatBuffer's limit of 2 GiB.")
+        return try GraphEdit.write(
+            model, graph: graph, lastKept: point.producer, outputName: head == nil ? "features" : "probabilities"
+        ) { appendix in
+            guard let head else { return point.tensor }
+            let input = point.floatInput(in: &appendix, name: "features/dequantized")
+            let logits = appendix.fullyConnected(
+                input, weights: head.weights, bias: head.bias, activation: .none, outputShape: [1, head.classCount],
+                name: "head", output: "head/logits")
+            let probabilities = appendix.softmax(
+                logits, classes: head.classCount, name: quantizedOutput ? "probabilities/float" : "probabilities")
+            return quantizedOutput
+                ? appendix.quantizeScores(probabilities, classes: head.classCount, name: "probabilities") : probabilities
         }
-        return Data(prefix) + model[model.startIndex..<(model.startIndex + end)]
     }
 
-    private static func graph(of model: Data) throws(TasksError) -> ModelGraph {
+    /// The graph of a one-subgraph, one-output base.
+    /// - Throws: `TasksError` invalidArgument naming what the model lacks.
+    static func graph(of model: Data) throws(TasksError) -> ModelGraph {
         let graph = try decodingModel(model, invalid: "The base model is not a valid TFLite model", subject: "the base model") {
             let root = try FlatBuffer(model).rootTable("Model")
             let count = try root.tables(Schema.Model.subgraphs, "subgraphs").count
@@ -145,207 +152,5 @@ package enum ClassifierHeadAppender {
         }
         let shape = graph.tensors[Int(operation.inputs[1])].shape
         return shape.count == 4 && shape[1] == 1 && shape[2] == 1
-    }
-}
-
-/// The new tables of one edit (a cut, with or without a head), with the indexes they take
-/// after the base's.
-private struct HeadEdit {
-    /// The head to append; nil for a cut alone.
-    let head: DenseHead?
-    let graph: ModelGraph
-    let feature: Int32
-    /// The producer of the feature tensor: the operators after it are dropped.
-    let lastKept: Int
-    let quantized: Bool
-    /// Whether the head ends with a QUANTIZE to UINT8.
-    let quantizedOutput: Bool
-
-    init(head: DenseHead?, graph: ModelGraph, feature: Int, quantizedOutput: Bool) throws(TasksError) {
-        guard feature >= 0, feature < graph.tensors.count else {
-            throw .invalidArgument("Tensor \(feature) does not exist: the base model has \(graph.tensors.count) tensors.")
-        }
-        let tensor = graph.tensors[feature]
-        let name = tensor.name.isEmpty ? "tensor \(feature)" : "tensor \(feature) (\(tensor.name))"
-        guard let producer = graph.producer(of: Int32(feature)) else {
-            throw .invalidArgument("\(name) is an input or a constant of the base model, not a feature its layers compute.")
-        }
-        guard tensor.shape.first == 1 else {
-            throw .invalidArgument("\(name) has shape \(tensor.shape); features of one image have shape [1, ...].")
-        }
-        let size = tensor.shape.reduce(1) { $0 * Int($1) }
-        if let head, size != head.featureCount {
-            throw .invalidArgument("\(name) has \(size) values; the head was trained on \(head.featureCount) features.")
-        }
-        guard ["FLOAT32", "UINT8", "INT8"].contains(tensor.typeName) else {
-            throw .invalidArgument("\(name) is \(tensor.typeName); features must be FLOAT32, UINT8 or INT8.")
-        }
-        self.head = head
-        self.graph = graph
-        self.feature = Int32(feature)
-        lastKept = producer
-        quantized = tensor.typeName != "FLOAT32"
-        self.quantizedOutput = head != nil && quantizedOutput
-    }
-
-    /// The new `Model` table.
-    func root(of model: FlatBufferTable) throws -> FlatBufferValue {
-        guard !model.hasField(atOrAfter: Schema.Model.fieldCount) else {
-            throw TasksError.invalidArgument(
-                "The base model has fields newer than the TFLite schema this writer knows; it was not changed.")
-        }
-        var fields: [Int: FlatBufferValue] = [Schema.Model.version: .uint32(try model.uint32(Schema.Model.version, "version"))]
-        for id in 3..<Schema.Model.fieldCount where id != Schema.Model.buffers && id != Schema.Model.signatureDefs {
-            if let target = try model.referenceTarget(id, "field \(id)") { fields[id] = .following(target) }
-        }
-        let codes = try model.tables(Schema.Model.operatorCodes, "operator_codes")
-        let buffers = try model.tables(Schema.Model.buffers, "buffers")
-        for (index, buffer) in buffers.enumerated() where try buffer.uint64(Schema.Buffer.offset, "offset") > 1 {
-            throw TasksError.invalidArgument(
-                "Model.buffers[\(index)] is stored outside the FlatBuffer (a model over 2 GB); this writer does not move such buffers."
-            )
-        }
-        fields[Schema.Model.operatorCodes] = .tables(codes.map { .following($0.position) } + newOperatorCodes)
-        fields[Schema.Model.buffers] = .tables(
-            (buffers.isEmpty ? [.table([:])] : buffers.map { .following($0.position) })
-                + (head.map { [floatBuffer($0.weights), floatBuffer($0.bias)] } ?? []))
-        let subgraph = try model.tables(Schema.Model.subgraphs, "subgraphs")[0]
-        fields[Schema.Model.subgraphs] = .tables([
-            try newSubgraph(subgraph, codeBase: codes.count, bufferBase: max(buffers.count, 1))
-        ])
-        let signatures = try model.tables(Schema.Model.signatureDefs, "signature_defs")
-        if !signatures.isEmpty { fields[Schema.Model.signatureDefs] = .tables(try signatures.map(newSignature)) }
-        return .table(fields)
-    }
-
-    /// Tensor indexes of the new tensors: [dequantized,] weights, bias, logits, probabilities.
-    private var newTensorBase: Int32 { Int32(graph.tensors.count) }
-    private var floatFeature: Int32 { quantized ? newTensorBase : feature }
-    private var weightsTensor: Int32 { newTensorBase + (quantized ? 1 : 0) }
-    private var probabilities: Int32 { weightsTensor + 3 }
-    /// The edited model's one output: the features (a cut), the probabilities, or their UINT8 form.
-    private var output: Int32 { head == nil ? feature : quantizedOutput ? probabilities + 1 : probabilities }
-
-    private var newOperatorCodes: [FlatBufferValue] {
-        guard head != nil else { return [] }
-        var codes = [Schema.BuiltinOperator.fullyConnected, Schema.BuiltinOperator.softmax].map {
-            Self.operatorCode($0, version: 1)
-        }
-        // DEQUANTIZE of int8 is version 2 of the kernel.
-        let dequantizeVersion: Int32 = graph.tensors[Int(feature)].typeName == "INT8" ? 2 : 1
-        if quantized { codes.append(Self.operatorCode(Schema.BuiltinOperator.dequantize, version: dequantizeVersion)) }
-        if quantizedOutput { codes.append(Self.operatorCode(Schema.BuiltinOperator.quantize, version: 1)) }
-        return codes
-    }
-
-    private static func operatorCode(_ code: Int32, version: Int32) -> FlatBufferValue {
-        .table([
-            Schema.OperatorCode.deprecatedBuiltinCode: .uint8(UInt8(code)), Schema.OperatorCode.version: .uint32(UInt32(version)),
-            Schema.OperatorCode.builtinCode: .uint32(UInt32(code)),
-        ])
-    }
-
-    private func floatBuffer(_ values: [Float]) -> FlatBufferValue {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(values.count * 4)
-        for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        return .table([Schema.Buffer.data: .alignedBytes(bytes)])
-    }
-
-    private func newSubgraph(_ subgraph: FlatBufferTable, codeBase: Int, bufferBase: Int) throws -> FlatBufferValue {
-        guard !subgraph.hasField(atOrAfter: Schema.SubGraph.fieldCount) else {
-            throw TasksError.invalidArgument(
-                "The base model's subgraph has fields newer than the TFLite schema this writer knows.")
-        }
-        var tensors = graph.tensorPositions.map { FlatBufferValue.following($0) }
-        var operators = graph.operations[...lastKept].map { FlatBufferValue.following($0.position) }
-        if let head {
-            appendHead(head, tensors: &tensors, operators: &operators, codeBase: codeBase, bufferBase: bufferBase)
-        }
-        var fields: [Int: FlatBufferValue] = [
-            Schema.SubGraph.tensors: .tables(tensors), Schema.SubGraph.operators: .tables(operators),
-            Schema.SubGraph.outputs: .int32s([output]),
-        ]
-        for id in [Schema.SubGraph.inputs, Schema.SubGraph.name] {
-            if let target = try subgraph.referenceTarget(id, "field \(id)") { fields[id] = .following(target) }
-        }
-        return .table(fields)
-    }
-
-    /// The head's tensors and operators, after the base's.
-    private func appendHead(
-        _ head: DenseHead, tensors: inout [FlatBufferValue], operators: inout [FlatBufferValue], codeBase: Int, bufferBase: Int
-    ) {
-        let classes = Int32(head.classCount)
-        if quantized { tensors.append(Self.tensor("features/dequantized", shape: graph.tensors[Int(feature)].shape)) }
-        tensors += [
-            Self.tensor("head/weights", shape: [classes, Int32(head.featureCount)], buffer: bufferBase),
-            Self.tensor("head/bias", shape: [classes], buffer: bufferBase + 1),
-            Self.tensor("head/logits", shape: [1, classes]),
-            Self.tensor(quantizedOutput ? "probabilities/float" : "probabilities", shape: [1, classes]),
-        ]
-        if quantizedOutput { tensors.append(Self.quantizedScores(shape: [1, classes])) }
-        // The codes' order in `newOperatorCodes`.
-        let fullyConnected = UInt32(codeBase), softmax = UInt32(codeBase + 1), dequantize = UInt32(codeBase + 2)
-        let quantize = UInt32(codeBase + (quantized ? 3 : 2))
-        if quantized { operators.append(Self.operation(dequantize, inputs: [feature], outputs: [floatFeature])) }
-        operators += [
-            Self.operation(
-                fullyConnected, inputs: [floatFeature, weightsTensor, weightsTensor + 1], outputs: [weightsTensor + 2],
-                options: (Schema.BuiltinOptions.fullyConnectedOptions, .table([:]))),
-            Self.operation(
-                softmax, inputs: [weightsTensor + 2], outputs: [probabilities],
-                options: (Schema.BuiltinOptions.softmaxOptions, .table([Schema.BuiltinOptions.softmaxBeta: .float(1)]))),
-        ]
-        if quantizedOutput { operators.append(Self.operation(quantize, inputs: [probabilities], outputs: [probabilities + 1])) }
-    }
-
-    /// The UINT8 scores: scale 1/256, zero point 0.
-    private static func quantizedScores(shape: [Int32]) -> FlatBufferValue {
-        .table([
-            Schema.Tensor.shape: .int32s(shape), Schema.Tensor.type: .uint8(Schema.TensorType.uint8),
-            Schema.Tensor.buffer: .uint32(0), Schema.Tensor.name: .string("probabilities"),
-            Schema.Tensor.quantization: .table([
-                Schema.QuantizationParameters.scale: .floats([1.0 / 256]), Schema.QuantizationParameters.zeroPoint: .int64s([0]),
-            ]),
-        ])
-    }
-
-    private static func tensor(_ name: String, shape: [Int32], buffer: Int = 0) -> FlatBufferValue {
-        .table([
-            Schema.Tensor.shape: .int32s(shape), Schema.Tensor.type: .uint8(Schema.TensorType.float32),
-            Schema.Tensor.buffer: .uint32(UInt32(buffer)), Schema.Tensor.name: .string(name),
-        ])
-    }
-
-    private static func operation(
-        _ opcode: UInt32, inputs: [Int32], outputs: [Int32], options: (type: UInt8, table: FlatBufferValue)? = nil
-    ) -> FlatBufferValue {
-        var fields: [Int: FlatBufferValue] = [
-            Schema.Operator.opcodeIndex: .uint32(opcode), Schema.Operator.inputs: .int32s(inputs),
-            Schema.Operator.outputs: .int32s(outputs),
-        ]
-        if let options {
-            fields[Schema.Operator.builtinOptionsType] = .uint8(options.type)
-            fields[Schema.Operator.builtinOptions] = options.table
-        }
-        return .table(fields)
-    }
-
-    /// A signature with the same inputs and key, whose one output is the edited model's.
-    private func newSignature(_ signature: FlatBufferTable) throws -> FlatBufferValue {
-        var fields: [Int: FlatBufferValue] = [
-            Schema.SignatureDef.outputs: .tables([
-                .table([
-                    Schema.SignatureDef.tensorMapName: .string(head == nil ? "features" : "probabilities"),
-                    Schema.SignatureDef.tensorMapIndex: .uint32(UInt32(output)),
-                ])
-            ]),
-            Schema.SignatureDef.subgraphIndex: .uint32(try signature.uint32(Schema.SignatureDef.subgraphIndex, "subgraph_index")),
-        ]
-        for id in [Schema.SignatureDef.inputs, Schema.SignatureDef.signatureKey] {
-            if let target = try signature.referenceTarget(id, "field \(id)") { fields[id] = .following(target) }
-        }
-        return .table(fields)
     }
 }

@@ -48,21 +48,104 @@ enum Schema {
 
     /// `enum BuiltinOperator` values the graph editor reads or writes.
     enum BuiltinOperator {
+        static let add: Int32 = 0
+        static let averagePool2D: Int32 = 1
         static let conv2D: Int32 = 3
+        static let depthwiseConv2D: Int32 = 4
         static let dequantize: Int32 = 6
         static let fullyConnected: Int32 = 9
         static let reshape: Int32 = 22
         static let softmax: Int32 = 25
+        static let mean: Int32 = 40
         static let squeeze: Int32 = 43
         static let quantize: Int32 = 114
+
+        /// The schema's names of the codes below 128 that image models commonly hold, for messages.
+        private static let names: [Int32: String] = [
+            0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D", 4: "DEPTHWISE_CONV_2D", 5: "DEPTH_TO_SPACE",
+            6: "DEQUANTIZE", 8: "FLOOR", 9: "FULLY_CONNECTED", 11: "L2_NORMALIZATION", 14: "LOGISTIC", 17: "MAX_POOL_2D",
+            18: "MUL", 19: "RELU", 21: "RELU6", 22: "RESHAPE", 23: "RESIZE_BILINEAR", 25: "SOFTMAX", 26: "SPACE_TO_DEPTH",
+            28: "TANH", 32: "CUSTOM", 34: "PAD", 36: "GATHER", 39: "TRANSPOSE", 40: "MEAN", 41: "SUB", 42: "DIV",
+            43: "SQUEEZE", 45: "STRIDED_SLICE", 49: "SPLIT", 53: "CAST", 65: "SLICE", 67: "TRANSPOSE_CONV", 74: "SUM",
+            77: "SHAPE", 83: "PACK", 88: "UNPACK", 92: "SQUARED_DIFFERENCE", 97: "RESIZE_NEAREST_NEIGHBOR",
+            98: "LEAKY_RELU", 114: "QUANTIZE", 117: "HARD_SWISH",
+        ]
+
+        /// The schema's name of `code` ("SQUEEZE"), or "builtin operator <code>" for one not listed.
+        static func name(of code: Int32) -> String { names[code] ?? "builtin operator \(code)" }
     }
 
-    /// `union BuiltinOptions` members the graph editor writes, and their tables' fields.
+    /// `union BuiltinOptions` members the graph editor reads or writes, and their tables' fields.
     enum BuiltinOptions {
+        static let conv2DOptions: UInt8 = 1
+        static let depthwiseConv2DOptions: UInt8 = 2
+        static let pool2DOptions: UInt8 = 5
         static let fullyConnectedOptions: UInt8 = 8
         static let softmaxOptions: UInt8 = 9
+        static let addOptions: UInt8 = 11
+        static let reshapeOptions: UInt8 = 17
+        static let reducerOptions: UInt8 = 27
         /// `SoftmaxOptions.beta`.
         static let softmaxBeta = 0
+    }
+
+    /// `table Conv2DOptions` (dilations default to 1).
+    enum Conv2DOptions {
+        static let padding = 0
+        static let strideW = 1
+        static let strideH = 2
+        static let fusedActivationFunction = 3
+        static let dilationWFactor = 4
+        static let dilationHFactor = 5
+    }
+
+    /// `table DepthwiseConv2DOptions` (dilations default to 1).
+    enum DepthwiseConv2DOptions {
+        static let padding = 0
+        static let strideW = 1
+        static let strideH = 2
+        static let depthMultiplier = 3
+        static let fusedActivationFunction = 4
+        static let dilationWFactor = 5
+        static let dilationHFactor = 6
+    }
+
+    /// `table Pool2DOptions`.
+    enum Pool2DOptions {
+        static let padding = 0
+        static let strideW = 1
+        static let strideH = 2
+        static let filterWidth = 3
+        static let filterHeight = 4
+        static let fusedActivationFunction = 5
+    }
+
+    /// `table AddOptions` and `table FullyConnectedOptions`: the fused activation is field 0 of both.
+    enum FusedActivationOptions {
+        static let fusedActivationFunction = 0
+    }
+
+    /// `table ReshapeOptions`.
+    enum ReshapeOptions {
+        static let newShape = 0
+    }
+
+    /// `table ReducerOptions` (`MEAN`).
+    enum ReducerOptions {
+        static let keepDims = 0
+    }
+
+    /// `enum Padding`.
+    enum Padding {
+        static let same: UInt8 = 0
+        static let valid: UInt8 = 1
+    }
+
+    /// `enum ActivationFunctionType` values training supports.
+    enum ActivationFunctionType {
+        static let none: UInt8 = 0
+        static let relu: UInt8 = 1
+        static let relu6: UInt8 = 3
     }
 
     /// `table SignatureDef` and its `table TensorMap` (TFLite schema).
@@ -87,6 +170,7 @@ enum Schema {
     /// `enum TensorType` values the graph editor writes.
     enum TensorType {
         static let float32: UInt8 = 0
+        static let int32: UInt8 = 2
         static let uint8: UInt8 = 3
         static let int8: UInt8 = 9
     }
@@ -95,6 +179,7 @@ enum Schema {
     enum QuantizationParameters {
         static let scale = 2
         static let zeroPoint = 3
+        static let quantizedDimension = 6
     }
 
     /// `table Buffer`.

@@ -1,0 +1,48 @@
+import Foundation
+import TasksCommon
+
+/// The tensor a graph edit cuts a base at (its features, or a fine-tuned tail's input),
+/// checked: computed by an operator (the last one kept), of one image, FLOAT32, UINT8 or INT8.
+struct CutPoint {
+    let tensor: Int32
+    /// The operator that writes it: the operators after it are dropped.
+    let producer: Int
+    let shape: [Int]
+    let typeName: String
+    /// "tensor 82 (name)", for messages.
+    let label: String
+
+    /// Its element count.
+    var size: Int { shape.reduce(1, *) }
+    var isQuantized: Bool { typeName != "FLOAT32" }
+
+    /// - Parameter noun: what the tensor is to the edit ("feature", "cut"), for messages.
+    /// - Throws: `TasksError` invalidArgument for a tensor out of range, produced by no operator,
+    ///   not of shape `[1, ...]`, or not FLOAT32, UINT8 or INT8.
+    init(graph: ModelGraph, tensor: Int, noun: String) throws(TasksError) {
+        guard tensor >= 0, tensor < graph.tensors.count else {
+            throw .invalidArgument("Tensor \(tensor) does not exist: the base model has \(graph.tensors.count) tensors.")
+        }
+        let description = graph.tensors[tensor]
+        label = description.name.isEmpty ? "tensor \(tensor)" : "tensor \(tensor) (\(description.name))"
+        guard let producer = graph.producer(of: Int32(tensor)) else {
+            throw .invalidArgument("\(label) is an input or a constant of the base model, not a \(noun) its layers compute.")
+        }
+        guard description.shape.first == 1 else {
+            throw .invalidArgument("\(label) has shape \(description.shape); \(noun)s of one image have shape [1, ...].")
+        }
+        guard ["FLOAT32", "UINT8", "INT8"].contains(description.typeName) else {
+            throw .invalidArgument("\(label) is \(description.typeName); \(noun)s must be FLOAT32, UINT8 or INT8.")
+        }
+        self.tensor = Int32(tensor)
+        self.producer = producer
+        shape = description.shape.map(Int.init)
+        typeName = description.typeName
+    }
+
+    /// The tensor as FLOAT32: itself, or a new `DEQUANTIZE` of it named `name`.
+    func floatInput(in appendix: inout GraphAppendix, name: String) -> Int32 {
+        guard isQuantized else { return tensor }
+        return appendix.dequantize(tensor, shape: shape, int8: typeName == "INT8", name: name)
+    }
+}
