@@ -87,7 +87,8 @@ let package = Package(
             name: "TestSupport", dependencies: ["Imaging", "TasksCommon", "TFLiteMetadata"],
             path: "Tests/TestSupport", exclude: ["model_server.py"]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
-        .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport"]),
+        // VisionTasks: the fine-tuned models the graph edits write are run as image classifiers.
+        .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport", "VisionTasks"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
         .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "VisionTasks", "TestSupport"]),
         .testTarget(name: "VideoInputPublicAPITests", dependencies: ["VideoInput", "VisionTasks"]),
