@@ -64,13 +64,19 @@ let package = Package(
             name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput"]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
+        // Fine-tuning: forward and backward of a base's last blocks and a new head over OpenBLAS's
+        // float32 GEMM, mini-batch Adam/SGD (package-only).
+        .target(name: "FineTuning", dependencies: ["CBLAS", "TFLiteMetadata", "TasksCommon"]),
         // Training a classifier on photos: features from a frozen base (cached), the fitted head,
         // the export (package-only; the `train` command's engine).
         .target(
             name: "ClassifierTraining",
-            dependencies: ["ImageTasks", "TFLiteMetadata", "Training", "VisionTasks", "ModelDownloads", "TasksCommon"]),
+            dependencies: [
+                "ImageTasks", "TFLiteMetadata", "Training", "FineTuning", "VisionTasks", "ModelDownloads", "TasksCommon",
+            ]),
         // The public training API over it (Create ML's MLImageClassifier, Model Maker's create/evaluate/export).
-        .target(name: "ImageClassifierTraining", dependencies: ["ClassifierTraining", "ImageTasks", "TasksCommon"]),
+        .target(
+            name: "ImageClassifierTraining", dependencies: ["ClassifierTraining", "FineTuning", "ImageTasks", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
@@ -78,7 +84,7 @@ let package = Package(
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore", "LiteRT",
                 "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
-                "ClassifierTraining",
+                "ClassifierTraining", "FineTuning",
             ],
             path: "Sources/vision-tasks"),
 
@@ -107,11 +113,14 @@ let package = Package(
         .testTarget(
             name: "ClassifierTrainingTests",
             dependencies: [
-                "ClassifierTraining", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks", "TasksCommon",
-                "TestSupport",
+                "ClassifierTraining", "FineTuning", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks",
+                "TasksCommon", "TestSupport",
             ]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
+        .testTarget(
+            name: "FineTuningTests", dependencies: ["FineTuning", "TFLiteMetadata", "TasksCommon"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,10 +3,20 @@ import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 
-/// A trained classifier to export: the base as a feature extractor, the head, the classes.
+/// What training put on the base.
+package enum TrainedLayers: Sendable {
+    /// A softmax head on the extractor's feature tensor (the frozen base).
+    case head(DenseHead)
+    /// Float32 layers after tensor `cut` of the base, the last giving the logits: fine-tuned
+    /// blocks of the base and the head, or a head with hidden layers
+    /// (`ClassifierHeadAppender.replacingTail(of:at:with:)`).
+    case tail(cut: Int, layers: [TailLayer])
+}
+
+/// A trained classifier to export: the base as a feature extractor, the trained layers, the classes.
 package struct TrainedClassifier: Sendable {
     package let extractor: FeatureExtractor
-    package let head: DenseHead
+    package let layers: TrainedLayers
     /// The class names, in the head's row order.
     package let classes: [String]
     /// The model metadata's name, version and description.
@@ -15,10 +25,11 @@ package struct TrainedClassifier: Sendable {
     package var description: String
 
     package init(
-        extractor: FeatureExtractor, head: DenseHead, classes: [String], name: String, version: String, description: String
+        extractor: FeatureExtractor, layers: TrainedLayers, classes: [String], name: String, version: String,
+        description: String
     ) {
         self.extractor = extractor
-        self.head = head
+        self.layers = layers
         self.classes = classes
         self.name = name
         self.version = version
@@ -88,8 +99,16 @@ package enum ClassifierExport {
 
     private static func model(_ classifier: TrainedClassifier, quantized: Bool) throws(TasksError) -> Data {
         let extractor = classifier.extractor
-        let edited = try ClassifierHeadAppender.appending(
-            classifier.head, to: extractor.baseModel, at: extractor.featureTensor, quantizedOutput: quantized)
+        let edited: Data
+        switch classifier.layers {
+        case .head(let head):
+            edited = try ClassifierHeadAppender.appending(
+                head, to: extractor.baseModel, at: extractor.featureTensor, quantizedOutput: quantized)
+        case .tail(let cut, let layers):
+            // `train` refuses --quantize with a trained tail before any work; this guards the library's callers.
+            guard !quantized else { throw .invalidArgument(FineTunedFit.quantizedTailUnavailable) }
+            edited = try ClassifierHeadAppender.replacingTail(of: extractor.baseModel, at: cut, with: layers)
+        }
         let metadata = ImageClassifierMetadata(
             name: classifier.name, description: classifier.description, version: classifier.version,
             labels: [.init(fileName: "labels.txt", labels: classifier.classes)])

@@ -1,7 +1,6 @@
+import FineTuning
 import Foundation
-import Glibc
 import ImageTasks
-import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 import Training
@@ -48,6 +47,10 @@ package struct TrainingConfiguration: Sendable {
     package var cacheRoot: URL?
     package var workers = 1
     package var threads = 1
+    /// Trained layers instead of the frozen head (`--fine-tune`, `--fine-tune-from`,
+    /// `--hidden-units`): the base's last blocks and the head by mini-batch descent (`FineTuner`);
+    /// nil fits a softmax head on the frozen features with L-BFGS.
+    package var fineTuning: FineTuningSettings?
 
     package init(data: FileSystemPath, base: String, output: URL?, name: String, description: String) {
         self.data = data
@@ -94,16 +97,20 @@ package struct TrainingReport: Codable, Sendable {
     package var quantizedTies: Int?
     /// The photos `quantizedTies` counts among.
     package var quantizedTiesChecked = 0
+    /// With trained layers (`TrainingConfiguration.fineTuning`): the cut, the settings, each epoch.
+    package var fineTuning: FineTuningReport?
     package var featureSeconds = 0.0
     package var fitSeconds = 0.0
     package var totalSeconds = 0.0
     package var output = ""
 }
 
-/// Progress of a run, for people: each photo's features, then each iteration of the fit.
+/// Progress of a run, for people: each photo's features, then each iteration of the fit (or
+/// each epoch of fine-tuning, of at most `of`).
 package enum TrainingEvent {
     case features(done: Int, total: Int, outcome: ImageOutcome<EmbeddingOutput>)
     case iteration(TrainingProgress)
+    case epoch(EpochRecord, of: Int)
 }
 
 /// `train`: features of the photos from the frozen base (cached), a softmax head fitted on
@@ -133,50 +140,16 @@ package enum ClassifierTrainer {
     package static func fit(
         _ configuration: TrainingConfiguration, progress: (TrainingEvent) -> Void = { _ in }
     ) throws(TasksError) -> (TrainedClassifier, TrainingReport) {
+        if let settings = configuration.fineTuning { return try FineTunedFit.fit(configuration, settings, progress: progress) }
         let start = ContinuousClock.now
-        var report = TrainingReport()
-        let folder = try LabeledImageFolder(configuration.data)
-        guard folder.classes.count >= 2 else {
-            throw .invalidArgument(
-                "The folder has one class ('\(folder.classes[0])'); a classifier needs at least two class folders.",
-                subject: .file(configuration.data.description))
-        }
-        let (training, validation, validationIgnored) = try examples(folder, configuration)
-        report.classes = folder.classes
-        report.sharedValidationPhotos = sharedPhotos(training, validation)
-        report.ignored = (folder.ignored + validationIgnored).map(\.description)
+        let photos = try RunPhotos(configuration)
+        var report = photos.report
         let extractor = try FeatureExtractor(base: configuration.base, featureTensor: configuration.featureTensor)
-        let cache = configuration.cacheRoot.map {
-            FeatureCache(root: $0, identity: extractor.identity, dimension: extractor.dimension)
-        }
-        cache?.removeInterruptedWrites()
-        let workers = max(1, min(configuration.workers, training.count + validation.count))
-        let tasks = try (0..<workers).map { _ throws(TasksError) in
-            CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)
-        }
-        var done = 0
-        let total = training.count + validation.count
-        let each = { (outcome: ImageOutcome<EmbeddingOutput>) in
-            done += 1
-            progress(.features(done: done, total: total, outcome: outcome))
-        }
-        let augmentation = configuration.augment ? (configuration.augmentationSeed ?? configuration.seed) : nil
-        let trainingFeatures = FeatureSet.extract(training, tasks: tasks.map { $0.augmenting(augmentation) }, each: each)
-        let validationFeatures = FeatureSet.extract(validation, tasks: tasks, each: each)
-        report.skipped = (trainingFeatures.skipped + validationFeatures.skipped).map {
-            TrainingReport.Skipped(image: $0.image.description, error: ErrorRecord($0.error))
-        }
-        report.featureSeconds = seconds(since: start)
-        report.featureCount = extractor.dimension
-
-        let counts = (0..<folder.classes.count).map { c in trainingFeatures.labels.filter { $0 == c }.count }
-        if let empty = counts.firstIndex(of: 0) {
-            throw .invalidArgument(
-                "No training photo of the class '\(folder.classes[empty])' could be read (see the photos skipped above); "
-                    + "a class needs at least one.", subject: .file(configuration.data.description))
-        }
+        let (trainingFeatures, validationFeatures) = try photos.features(
+            extractor, configuration, since: start, report: &report, progress: progress)
         let data = try TrainingSet(
-            features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels, classCount: folder.classes.count)
+            features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels,
+            classCount: photos.folder.classes.count)
         let λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
         let options = SoftmaxRegressionOptions(
             l2Strength: λ, labelSmoothing: configuration.labelSmoothing, maxIterations: configuration.maxIterations,
@@ -190,16 +163,9 @@ package enum ClassifierTrainer {
         report.gradientNorm = fit.gradientNorm
         report.stopReason = fit.stopReason.description
         report.converged = fit.stopReason.isConvergence
-        let trainingPhotos = Dictionary(
-            grouping: zip(trainingFeatures.images.map(\.description), trainingFeatures.labels), by: \.1
-        )
-        .mapValues { Set($0.map(\.0)).count }
-        report.trainingCounts = (0..<folder.classes.count).map { trainingPhotos[$0] ?? 0 }
-        report.trainingRows = trainingFeatures.rows.count
         report.trainingAccuracy = try accuracy(fit.model, trainingFeatures)
         if !validationFeatures.rows.isEmpty {
             report.validationAccuracy = try accuracy(fit.model, validationFeatures)
-            report.validationCount = validationFeatures.rows.count
         }
         if configuration.quantize {
             let checked = validationFeatures.rows.isEmpty ? trainingFeatures : validationFeatures
@@ -209,8 +175,8 @@ package enum ClassifierTrainer {
 
         let head = DenseHead(weights: fit.model.weights.values.map(Float.init), bias: fit.model.bias.map(Float.init))
         let trained = TrainedClassifier(
-            extractor: extractor, head: head, classes: folder.classes, name: configuration.name, version: configuration.version,
-            description: configuration.description)
+            extractor: extractor, layers: .head(head), classes: photos.folder.classes, name: configuration.name,
+            version: configuration.version, description: configuration.description)
         report.totalSeconds = seconds(since: start)
         return (trained, report)
     }
@@ -236,58 +202,6 @@ package enum ClassifierTrainer {
         }
     }
 
-    /// The training and validation photos, and the validation folder's ignored files.
-    private static func examples(
-        _ folder: LabeledImageFolder, _ configuration: TrainingConfiguration
-    ) throws(TasksError) -> ([LabeledImageFolder.Example], [LabeledImageFolder.Example], [FileSystemPath]) {
-        switch configuration.validation {
-        case .none:
-            return (folder.examples, [], [])
-        case .split(let fraction):
-            let (training, validation) = ValidationSplit.split(folder.examples, fraction: fraction, seed: configuration.seed)
-            return (training, validation, [])
-        case .folder(let path):
-            let other = try LabeledImageFolder(path)
-            guard other.classes == folder.classes else {
-                throw .invalidArgument(
-                    "The validation folder's classes (\(other.classes.joined(separator: ", "))) are not the training "
-                        + "folder's (\(folder.classes.joined(separator: ", "))).", subject: .file(path.description))
-            }
-            return (folder.examples, other.examples, other.ignored)
-        }
-    }
-
-    /// The validation photos that are training photos: the same file (links included), or a
-    /// copy. Contents are hashed only for photos whose size a training photo has too, which
-    /// is rare but for copies.
-    private static func sharedPhotos(
-        _ training: [LabeledImageFolder.Example], _ validation: [LabeledImageFolder.Example]
-    ) -> Int {
-        guard !validation.isEmpty else { return 0 }
-        let trained = Set(training.compactMap { FileIdentity($0.input.path) })
-        let trainedBySize = Dictionary(grouping: training.map(\.input.path.description)) { fileSize($0) }
-        var trainedDigests: [String: String] = [:]
-        func digest(_ path: String) -> String? {
-            if let known = trainedDigests[path] { return known }
-            let value = try? SHA256Hasher.hexDigest(ofFileAt: URL(fileURLWithPath: path))
-            trainedDigests[path] = value
-            return value
-        }
-        return validation.filter { example in
-            let path = example.input.path
-            if let identity = FileIdentity(path), trained.contains(identity) { return true }
-            guard let size = fileSize(path.description), let candidates = trainedBySize[size], let own = digest(path.description)
-            else { return false }
-            return candidates.contains { digest($0) == own }
-        }.count
-    }
-
-    /// The size of the file at `path` (links followed, as `stat` does), or nil when it cannot be read.
-    private static func fileSize(_ path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
-    }
-
     private static func accuracy(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Double {
         guard !set.rows.isEmpty else { return 0 }
         let predictions = try model.predictions(for: try Matrix(rows: set.rows))
@@ -305,7 +219,7 @@ package enum ClassifierTrainer {
         }.count
     }
 
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return elapsed / .seconds(1)
     }

@@ -81,6 +81,9 @@ public enum ImageClassifierTrainer {
         public var featureCacheDirectory: URL?
         /// Photos worked on at once, each worker with a base model of its own. Default 1.
         public var workerCount = 1
+        /// Train the base's last blocks with the head (or a head with hidden layers) instead of
+        /// a softmax head on frozen features; nil keeps the base frozen. Default nil.
+        public var fineTuning: FineTuning?
 
         /// Parameters with the defaults above and the given base.
         public init(baseModelPath: String) {
@@ -121,6 +124,7 @@ public enum ImageClassifierTrainer {
         configuration.augmentationSeed = parameters.augmentationSeed
         configuration.cacheRoot = parameters.featureCacheDirectory
         configuration.workers = max(1, parameters.workerCount)
+        configuration.fineTuning = try parameters.fineTuning?.settings()
         let (classifier, report) = try ClassifierTrainer.fit(configuration)
         return TrainedImageClassifier(classifier: classifier, report: report)
     }

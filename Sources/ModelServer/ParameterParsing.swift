@@ -6,9 +6,20 @@ enum ParameterParsing {
     /// The names accepted, for error messages.
     static let names = ["max_results", "score_threshold", "category_allowlist", "category_denylist", "display_names_locale"]
 
+    /// The embedder's options, which change the values it gives: fixed when a model is served
+    /// (`serve --l2-normalize`, `--quantize`), so a request that spells one is refused rather
+    /// than answered with values it did not ask for.
+    static let servingOptions = ["l2_normalize": "--l2-normalize", "quantize": "--quantize"]
+
     /// From a JSON object (`"parameters"` of an inference request); unknown keys are ignored,
-    /// as OIP allows (Triton's client adds its own).
+    /// as OIP allows (Triton's client adds its own), but for `servingOptions`.
+    /// - Throws: `HTTPError` 400 for a value that does not parse, or a serving option.
     static func parameters(json: [String: Any]) throws(HTTPError) -> RequestParameters {
+        if let key = json.keys.sorted().first(where: { servingOptions[$0] != nil }), let option = servingOptions[key] {
+            throw .badRequest(
+                "Parameter '\(key)' is not taken per request: an embedder's \(key) is set when it is served "
+                    + "(vision-tasks serve \(option)).")
+        }
         var parameters = RequestParameters()
         if let value = json["max_results"] {
             guard let count = JSONValue.integer(value) else { throw invalid("max_results", value, "an integer") }

@@ -152,6 +152,16 @@ struct ProtocolParsingTests {
         (#"{"category_allowlist":[1]}"#, "Parameter 'category_allowlist' must be strings, got [1]."),
         (#"{"max_results":true}"#, "Parameter 'max_results' must be an integer, got true."),
         (#"{"score_threshold":false}"#, "Parameter 'score_threshold' must be a number, got false."),
+        (
+            #"{"l2_normalize":true}"#,
+            "Parameter 'l2_normalize' is not taken per request: an embedder's l2_normalize is set when it is served "
+                + "(vision-tasks serve --l2-normalize)."
+        ),
+        (
+            #"{"quantize":false}"#,
+            "Parameter 'quantize' is not taken per request: an embedder's quantize is set when it is served "
+                + "(vision-tasks serve --quantize)."
+        ),
     ])
     func invalidParameters(json: String, message: String) throws {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])

@@ -34,7 +34,6 @@ struct EmbedCommandTests {
             ["embed", "--model", TestData.model(item.model).path, "--format", "json"] + item.options
                 + images.map { TestData.image($0).path })
         #expect(run.status == 0, "\(run)")
-        #expect(run.diagnostics.isEmpty, "\(run)")
         let records = run.jsonObjects(format: "json")
         try #require(records.count == images.count, "\(run)")
         for (record, image) in zip(records, images) {
@@ -58,6 +57,30 @@ struct EmbedCommandTests {
                 #expect(ours == expected.quantizedEmbedding?.map(Int.init), "\(item) \(image)")
             }
         }
+        #expect(run.diagnostics == (try Self.saturationWarning(item, images: images, reference)), "\(run)")
+    }
+
+    /// The one warning `--quantize` without `--l2-normalize` gives when more than 1% of MediaPipe's
+    /// quantized values sit at the int8 limits (the MobileNet v1 extractor's raw values do), else none.
+    static func saturationWarning(_ item: Case, images: [String], _ reference: EmbedderReference) throws -> [String] {
+        guard item.quantize, !item.l2Normalize else { return [] }
+        let values = try images.flatMap { image in
+            try #require(reference.plain(model: item.model, image: image, l2Normalize: false, quantize: true)?.quantizedEmbedding)
+        }
+        let saturated = values.count { $0 == 127 || $0 == -128 }
+        guard saturated * 100 > values.count else { return [] }
+        let share = String(format: "%.1f", Double(saturated) * 100 / Double(values.count))
+        return [
+            "warning: --quantize clamped \(saturated) of \(values.count) values (\(share) %) at the int8 limits: the "
+                + "embeddings are not unit-norm; give --l2-normalize too (the values are kept, as MediaPipe gives them)"
+        ]
+    }
+
+    /// The extractor's raw values saturate: the warning is there (the case above checks its text).
+    @Test func rawExtractorValuesSaturate() throws {
+        let reference = try #require(Self.reference)
+        let item = Case(model: Self.extractorName, l2Normalize: false, quantize: true)
+        #expect(try Self.saturationWarning(item, images: ["burger.jpg"], reference).count == 1)
     }
 
     /// jsonl, csv and npy hold json's values: the same floats, bit for bit.
@@ -86,6 +109,24 @@ struct EmbedCommandTests {
         let array = try NumPyArray(npy.stdout)
         #expect(array.descr == "<f4" && array.shape == [2, 1280])
         #expect(array.floats == expected.flatMap { $0 })
+    }
+
+    /// A list file's end is known: npy from it holds the rows of its images in the list's order,
+    /// as from arguments; standard input keeps the jsonl rule.
+    @Test func npyFromAListFileIsTheArgumentsArray() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = [Fixture.sparrowPNG, Fixture.burger, Fixture.sparrowPNG]
+        let list = folder.appendingPathComponent("list.txt")
+        try Data(images.map { $0 + "\n" }.joined().utf8).write(to: list)
+        let fromList = try await Self.npy(["--model", Self.embedder, "--files-from", list.path])
+        let fromArguments = try await Self.npy(["--model", Self.embedder] + images)
+        #expect(fromList.status == 0 && fromArguments.status == 0, "\(fromList)")
+        #expect(try NumPyArray(fromList.stdout).shape == [3, 1280])
+        #expect(fromList.stdout == fromArguments.stdout)
+        let piped = try await Self.npy(["--model", Self.embedder, "--files-from", "-"])
+        #expect(piped.status == 2, "\(piped)")
+        #expect(piped.stderr.contains("cannot follow a list as it arrives (standard input or a pipe)"), "\(piped)")
     }
 
     @Test func quantizedNpyIsInt8() async throws {

@@ -26,18 +26,31 @@ package struct ImageSource {
     /// earlier run's jsonl output) has a result for left out.
     /// - Throws: `TasksError` for a list or resume file that cannot be opened, or a folder
     ///   argument without images (`emptyFolderReason`, naming the folder).
+    /// - Parameter readingWholeList: read the list to its end first, then run its entries as
+    ///   arguments (for a list file whose output is written at the end, e.g. one `.npy` array).
     package init(
-        images: [FileSystemPath], filesFrom: String?, nullSeparated: Bool = false, shard: Shard? = nil,
-        resume: ResumeFile? = nil
+        images: [FileSystemPath], filesFrom: String?, nullSeparated: Bool = false, readingWholeList: Bool = false,
+        shard: Shard? = nil, resume: ResumeFile? = nil
     ) throws(TasksError) {
         let origin: Origin =
-            if let filesFrom {
+            if let filesFrom, readingWholeList {
+                .arguments(try ImageFileList.expand(try Self.entries(of: filesFrom, nullSeparated: nullSeparated)))
+            } else if let filesFrom {
                 .list(try PathListReader(path: filesFrom, nullSeparated: nullSeparated))
             } else {
                 .arguments(try ImageFileList.expand(images))
             }
         let completed = try resume.map { file throws(TasksError) in try ResumeRecords.completedImages(in: file) } ?? []
         self.init(origin: origin, shard: shard, completed: completed)
+    }
+
+    /// Every entry of the list file at `path`, in order.
+    /// - Throws: `TasksError` for a list that cannot be opened or read.
+    private static func entries(of path: String, nullSeparated: Bool) throws(TasksError) -> [FileSystemPath] {
+        let reader = try PathListReader(path: path, nullSeparated: nullSeparated)
+        var entries: [FileSystemPath] = []
+        while let entry = try reader.next() { entries.append(entry) }
+        return entries
     }
 
     /// Whether the images come from a list read as it arrives (`--files-from`).

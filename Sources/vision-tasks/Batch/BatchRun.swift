@@ -76,15 +76,18 @@ struct BatchRun {
 extension BatchRun {
     /// The images of a command: its arguments (folders expanded) or its `--files-from` list, with
     /// `--shard` and `--resume` applied, once `--output` is standard output (`BatchOutputFile`);
-    /// nil after reporting on stderr a list, resume or output file that cannot be opened.
+    /// nil after reporting on stderr a list, resume or output file that cannot be opened. A list
+    /// printed in another format than jsonl (a regular file: `BatchOptionGroup.format`) is read
+    /// whole first, and its images run as arguments do.
     /// - Throws: `UsageError` for a folder argument without images.
     static func source<Output: TaskOutput>(
-        images: [FileSystemPath], options: BatchOptionGroup, output: Output.Type
+        images: [FileSystemPath], options: BatchOptionGroup, format: OutputFormat, output: Output.Type
     ) throws(UsageError) -> ImageSource? {
         guard BatchOutputFile.prepare(options) else { return nil }
         do throws(TasksError) {
             return try ImageSource(
-                images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated, shard: options.shard,
+                images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated,
+                readingWholeList: format != .jsonl, shard: options.shard,
                 resume: options.resume.map { ResumeFile($0, for: output) })
         } catch {
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {

@@ -62,7 +62,8 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let source = try BatchRun.source(images: images, options: batch, output: ClassificationOutput.self) else {
+        guard let source = try BatchRun.source(images: images, options: batch, format: format, output: ClassificationOutput.self)
+        else {
             return 1
         }
         let imageProcessing = imageProcessing

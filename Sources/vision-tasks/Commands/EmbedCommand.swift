@@ -58,11 +58,16 @@ struct EmbedCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let source = try BatchRun.source(images: images, options: batch, output: EmbeddingOutput.self) else { return 1 }
+        guard let source = try BatchRun.source(images: images, options: batch, format: format, output: EmbeddingOutput.self)
+        else { return 1 }
         let run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         let processing = imageProcessing.processing(decoding: decoding)
-        return run.run { workers throws(TasksError) in
-            try EmbeddingTask(options: embedder.options(workers: workers), processing: processing)
+        let saturation = SaturationCount()
+        let status = run.run { workers throws(TasksError) in
+            SaturationCountingTask(
+                task: try EmbeddingTask(options: embedder.options(workers: workers), processing: processing), count: saturation)
         }
+        if !embedder.l2Normalize, let warning = saturation.warning { StandardStreams.warn(warning) }
+        return status
     }
 }

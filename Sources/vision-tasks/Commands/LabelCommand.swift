@@ -113,7 +113,9 @@ struct LabelCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let source = try BatchRun.source(images: images, options: batch, output: LabelingOutput.self) else { return 1 }
+        guard let source = try BatchRun.source(images: images, options: batch, format: format, output: LabelingOutput.self) else {
+            return 1
+        }
         var run = BatchRun(source: source, format: format, options: batch, verbose: verbose)
         if let path = self.report {
             guard

@@ -19,13 +19,25 @@ struct TrainCommand: ParsableCommand {
             the mean cross-entropy plus (l2/2)·|W|² (the bias not penalized), scikit-learn's
             LogisticRegression(C) for l2 = 1/(C·N). Features are cached by base model and photo
             content, so a second run with other options computes only what is new.
+
+            --fine-tune K trains the base's last K blocks with the head instead (Model Maker's
+            do_fine_tuning; a block: the layers between two tensors that the rest of the graph
+            reaches only through them, e.g. MobileNet v1's depthwise and pointwise pair, MobileNet
+            v2's inverted residual with its ADD). The trunk before them stays frozen, its output
+            cached like the features; the blocks start from the base's own weights (dequantized)
+            and train at --base-learning-rate-scale times the head's --learning-rate, with Adam
+            (or SGD) on mini-batches of --batch-size, --dropout before the head, and early stopping
+            on the validation loss (--patience; the best epoch's weights are kept). --hidden-units
+            puts hidden layers in the head, on frozen or fine-tuned features. One line per epoch
+            shows the loss, the validation loss and accuracy and the time left.
             """,
         epilogue: """
             DIR (which must not exist; it is written aside and renamed, all or nothing) gets
             model.tflite (the base with the head and TFLite metadata: MediaPipe's ImageClassifier
-            and `classify` load it), model_quantized.tflite with --quantize (UINT8 scores, within
-            1/256), automl/ (manifest.json, dict.txt, model.tflite: ML Kit's AutoML export, for
-            `label --manifest`) and remote/ (NAME.zip, that export as a bundle, and index.json: serve
+            and `classify` load it; fine-tuned, the trunk stays quantized, then DEQUANTIZE and the
+            trained layers in float32), model_quantized.tflite with --quantize (UINT8 scores, within
+            1/256; not with trained layers yet), automl/ (manifest.json, dict.txt, model.tflite:
+            ML Kit's AutoML export, for `label --manifest`) and remote/ (NAME.zip, that export as a bundle, and index.json: serve
             the folder with any static HTTP server, e.g. `python3 -m http.server -d DIR/remote`, as a
             model source for `models download NAME --source URL`). Photos that cannot be read are skipped with a
             warning each and counted; files that are not photos are reported as ignored.
@@ -81,11 +93,13 @@ struct TrainCommand: ParsableCommand {
     static let epochs = Option<Int>(
         name: "epochs", valueName: "N",
         help:
-            "The most L-BFGS iterations; each is one pass over all the features (an epoch). The fit stops earlier when it converges.",
+            "The most L-BFGS iterations; each is one pass over all the features (an epoch). The fit stops earlier when it converges. "
+            + "With --fine-tune or --hidden-units: the most epochs (15 by default; --patience may stop sooner).",
         default: 10_000, defaultDescription: "10000", transform: ValueParser.integer("epochs", in: 1...1_000_000))
     static let learningRate = Option<Double?>(
         name: "learning-rate", valueName: "R",
-        help: "Not used: L-BFGS chooses each step by line search (accepted, with a warning, for Model Maker's scripts).",
+        help: "With --fine-tune or --hidden-units: the head's learning rate (1e-3 by default). Otherwise not used: L-BFGS "
+            + "chooses each step by line search (accepted, with a warning, for Model Maker's scripts).",
         default: nil
     ) { text throws(UsageError) in
         guard let value = Double(text) else { throw UsageError("--learning-rate expects a number, got '\(text)'") }
@@ -106,14 +120,17 @@ struct TrainCommand: ParsableCommand {
     static let noCache = Flag(name: "no-cache", help: "Compute every feature; read and write no cache.")
     static let format = OutputFormat.option(allowing: [.table, .json], help: "The summary: table or json.")
 
-    static let optionTable = [
-        base.definition, output.definition, validation.definition, validationSplit.definition, seed.definition,
-        featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
-        quantize.definition, augment.definition, name.definition, version.definition, cache.definition, noCache.definition,
-        format.definition,
-        ClassifierOptionGroup.threads.definition, BatchOptionGroup.folderJobs.definition, BatchOptionGroup.noProgress.definition,
-        StandardOptions.verbose.definition,
-    ]
+    static let optionTable =
+        [
+            base.definition, output.definition, validation.definition, validationSplit.definition, seed.definition,
+            featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
+            quantize.definition, augment.definition, name.definition, version.definition, cache.definition, noCache.definition,
+            format.definition,
+        ] + FineTuningOptionGroup.optionTable + [
+            ClassifierOptionGroup.threads.definition, BatchOptionGroup.folderJobs.definition,
+            BatchOptionGroup.noProgress.definition,
+            StandardOptions.verbose.definition,
+        ]
 
     let settings: TrainingConfiguration
     let format: OutputFormat
@@ -139,6 +156,9 @@ struct TrainCommand: ParsableCommand {
         settings.l2Strength = try parsed.value(Self.l2)
         settings.labelSmoothing = try parsed.value(Self.labelSmoothing)
         settings.maxIterations = try parsed.value(Self.epochs)
+        let epochsGiven = parsed.contains(Self.epochs.definition) ? settings.maxIterations : nil
+        settings.fineTuning = try FineTuningOptionGroup.settings(
+            parsed, epochs: epochsGiven, learningRate: try parsed.value(Self.learningRate))
         settings.quantize = parsed.isSet(Self.quantize)
         settings.augment = parsed.isSet(Self.augment)
         settings.version = try parsed.value(Self.version)
@@ -149,7 +169,7 @@ struct TrainCommand: ParsableCommand {
         settings.workers = try parsed.value(BatchOptionGroup.folderJobs)
         settings.threads = try parsed.value(ClassifierOptionGroup.threads)
         self.settings = settings
-        learningRateGiven = try parsed.value(Self.learningRate) != nil
+        learningRateGiven = try parsed.value(Self.learningRate) != nil && settings.fineTuning == nil
         format = try parsed.value(Self.format)
         progress = !parsed.isSet(BatchOptionGroup.noProgress)
         verbose = parsed.isSet(StandardOptions.verbose)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ImageTasks
 import TasksCommon
 
@@ -93,10 +94,19 @@ struct BatchOptionGroup: ParsableArguments {
             return output == nil ? format : .jsonl
         }
         guard imageArguments == 0 else { throw UsageError("give images as arguments or with --files-from, not both") }
-        guard !given || format == .jsonl else {
+        guard !given || format == .jsonl || listIsRegularFile else {
             throw UsageError(
-                "--files-from prints jsonl, one line per image; --format \(format.rawValue) cannot follow a list as it arrives")
+                "--files-from prints jsonl, one line per image; --format \(format.rawValue) cannot follow a list as it arrives "
+                    + "(standard input or a pipe): give the list as a file")
         }
-        return .jsonl
+        return given ? format : .jsonl
+    }
+
+    /// Whether `--files-from` names a regular file, whose end is known: it can be read whole
+    /// before the images run, as arguments are, for the formats printed at the end (npy, json).
+    private var listIsRegularFile: Bool {
+        guard let filesFrom, filesFrom != "-" else { return false }
+        var status = stat()
+        return stat(filesFrom, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 }

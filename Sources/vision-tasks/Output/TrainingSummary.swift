@@ -1,4 +1,5 @@
 import ClassifierTraining
+import FineTuning
 import Foundation
 import ImageTasks
 import TasksCommon
@@ -17,7 +18,24 @@ enum TrainingProgressDisplay {
             line.update(done: done, of: total)
         case .iteration(let progress):
             line.update(iteration: progress.iteration, loss: progress.objective)
+        case .epoch(let record, let total):
+            line.clear()
+            StandardStreams.warn(epochLine(record, of: total))
         }
+    }
+
+    /// "epoch 3/15: loss 0.4123, validation loss 0.3810, accuracy 0.87097, 12.3 s, about 2.5 min left".
+    static func epochLine(_ record: EpochRecord, of total: Int) -> String {
+        var text = "epoch \(record.epoch)/\(total): loss \(String(format: "%.4f", record.loss))"
+        if let loss = record.validationLoss, let accuracy = record.validationAccuracy {
+            text += ", validation loss \(String(format: "%.4f", loss)), accuracy \(String(format: "%.5f", accuracy))"
+        }
+        text += ", \(String(format: "%.1f", record.seconds)) s"
+        let left = Double(total - record.epoch) * record.seconds
+        if left > 0 {
+            text += left < 90 ? ", about \(Int(left.rounded())) s left" : ", about \(String(format: "%.1f", left / 60)) min left"
+        }
+        return text
     }
 }
 
@@ -37,14 +55,36 @@ enum TrainingSummary {
             "classes: \(report.classes.count) (training photos: \(counts))",
             "features: \(report.featureCount) per photo, \(String(format: "%.1f", report.featureSeconds)) s"
                 + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)"),
-            "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), loss \(String(format: "%.6f", report.objective)), "
-                + "l2 \(String(format: "%.3g", report.l2Strength)), \(String(format: "%.1f", report.fitSeconds)) s",
+            fitLine(report),
             "training accuracy \(String(format: "%.5f", report.trainingAccuracy))"
                 + (report.validationAccuracy.map {
                     "; validation accuracy \(String(format: "%.5f", $0)) (\(report.validationCount) photos)"
                 } ?? ""),
         ]
+        lines.append(
+            "time: features \(String(format: "%.1f", report.featureSeconds)) s, training \(String(format: "%.1f", report.fitSeconds)) s, "
+                + "export \(String(format: "%.1f", max(0, report.totalSeconds - report.featureSeconds - report.fitSeconds))) s")
         lines.append("wrote \(report.output) in \(String(format: "%.1f", report.totalSeconds)) s")
         lines.forEach(StandardStreams.emit)
+    }
+
+    /// The fit: L-BFGS's iterations, or the epochs of trained layers and the best one.
+    private static func fitLine(_ report: TrainingReport) -> String {
+        guard let tuning = report.fineTuning else {
+            return "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), "
+                + "loss \(String(format: "%.6f", report.objective)), l2 \(String(format: "%.3g", report.l2Strength)), "
+                + "\(String(format: "%.1f", report.fitSeconds)) s"
+        }
+        let trained =
+            tuning.trainedLayers.isEmpty
+            ? "a head on tensor \(tuning.cutTensor)"
+            : "\(tuning.trainedLayers.count) layers of the base from tensor \(tuning.cutTensor) \(tuning.cutShape) and the head"
+        let hidden =
+            tuning.hiddenUnits.isEmpty ? "" : " (hidden units \(tuning.hiddenUnits.map(String.init).joined(separator: ",")))"
+        let best = tuning.epochs[tuning.bestEpoch - 1]
+        return "trained \(trained)\(hidden) on \(report.trainingRows) rows: \(report.stopReason); best epoch \(tuning.bestEpoch) "
+            + "(loss \(String(format: "%.4f", best.loss))"
+            + (best.validationLoss.map { ", validation loss \(String(format: "%.4f", $0))" } ?? "") + "), "
+            + "\(tuning.optimizer) at \(String(format: "%g", tuning.learningRate)), \(String(format: "%.1f", report.fitSeconds)) s"
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where `train --fine-tune` cuts the base: the trained tail starts there.
+package enum FineTuningCut: Sendable, Equatable {
+    /// Before the base's last K blocks (`--fine-tune K`; `ModelTail.blockStarts`); 0 at its features.
+    case blocks(Int)
+    /// At the base's tensor of this name or index (`--fine-tune-from TENSOR`).
+    case tensor(String)
+}
+
+/// The optimizer of a fine-tuning run (`--optimizer`).
+package enum FineTuningOptimizer: String, Sendable, Equatable, CaseIterable {
+    /// Adam (β1 0.9, β2 0.999, ε 1e-7, Keras's), the default.
+    case adam
+    /// Stochastic gradient descent with momentum 0.9.
+    case sgd
+}
+
+/// How a fine-tuning run weighs each class's photos in the loss (`--class-weights`).
+package enum ClassWeighting: String, Sendable, Equatable, CaseIterable {
+    /// Every photo counts once.
+    case none
+    /// A photo of class c counts N / (classes × N_c), scikit-learn's `class_weight="balanced"`:
+    /// each class weighs as much in all as every other.
+    case balanced
+}
+
+/// What `train --fine-tune` does beyond the frozen path: the cut, the optimizer and its
+/// schedule, the regularizers. Defaults are MediaPipe Model Maker's where it has one
+/// (`dropout_rate` 0.2, batch size 32 for fine-tuning) and Keras's transfer-learning recipe's
+/// otherwise (the pretrained blocks at a tenth of the head's learning rate).
+package struct FineTuningSettings: Sendable, Equatable {
+    /// `.blocks(0)` trains no block of the base: only the head (`hiddenUnits` on frozen features).
+    package var cut: FineTuningCut
+    /// The head's hidden layers (RELU), in order; empty for softmax regression on the tail's output.
+    package var hiddenUnits: [Int] = []
+    /// Passes over the training photos at most (early stopping may end sooner).
+    package var epochs = 15
+    package var batchSize = 32
+    /// The head's learning rate.
+    package var learningRate = 1e-3
+    /// The pretrained blocks' learning rate as a share of the head's.
+    package var baseLearningRateScale = 0.1
+    package var optimizer = FineTuningOptimizer.adam
+    /// The share of the features dropped before the head while training (Model Maker's `dropout_rate`).
+    package var dropout = 0.2
+    /// L2 weight decay on the weights (not the biases), added to the mean loss as (decay/2)·|W|².
+    package var weightDecay = 0.0
+    /// Epochs without a lower validation loss before stopping (the best epoch's weights are kept);
+    /// nil trains every epoch.
+    package var patience: Int? = 4
+    package var classWeighting = ClassWeighting.none
+    /// Label smoothing ε: the targets are (1 − ε)·one-hot + ε/classes (Keras's `label_smoothing`); 0 for none.
+    package var labelSmoothing = 0.0
+    /// Fit the head on the frozen tail's output first, to its optimum, and train the tail and the
+    /// head from there (Keras's transfer-learning recipe); false starts from Keras's random
+    /// `Dense` initialization. Only for a head without hidden layers on a tail.
+    package var fitsHeadFirst = true
+    /// Fixes the head's initialization, the shuffles and the dropout masks: the same seed repeats a run bit for bit.
+    package var seed: UInt64 = 0
+
+    package init(cut: FineTuningCut) {
+        self.cut = cut
+    }
+}

@@ -1,0 +1,81 @@
+import ClassifierTraining
+import FineTuning
+import Foundation
+import ImageTasks
+import TasksCommon
+import TestSupport
+import Testing
+import VisionTasks
+
+/// `train --fine-tune` in process on a small subset of `clothing-small`: the exported model (the
+/// trunk quantized, the trained block in float32) gives the trained network's answers in the
+/// classifier; runs repeat bit for bit; what cannot be trained is refused before any work.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct FineTunedFitTests {
+    typealias Subset = ClassifierTrainerTests.Subset
+
+    static func configuration(_ subset: Subset, blocks: Int = 1, output: String = "out") -> TrainingConfiguration {
+        var configuration = subset.configuration(output: output)
+        var settings = FineTuningSettings(cut: .blocks(blocks))
+        settings.epochs = 3
+        settings.batchSize = 4
+        configuration.fineTuning = settings
+        return configuration
+    }
+
+    @Test func theExportClassifiesAsTheTrainedNetwork() throws {
+        let subset = try Subset(count: 9)
+        let report = try ClassifierTrainer.train(Self.configuration(subset))
+        let tuning = try #require(report.fineTuning)
+        // MobileNet v1's last block: depthwise and pointwise 13 and the average pool, from a 7x7x1024 cut.
+        #expect(tuning.blocks == 1 && tuning.cutShape == [1, 7, 7, 1024], "\(tuning)")
+        #expect(tuning.trainedLayers.count >= 3, "\(tuning.trainedLayers)")
+        #expect(tuning.epochs.map(\.epoch) == [1, 2, 3] && (1...3).contains(tuning.bestEpoch))
+        #expect(tuning.epochs.allSatisfy { $0.validationLoss != nil && $0.loss.isFinite })
+        #expect(report.featureCount == 7 * 7 * 1024 && report.validationCount == 9)
+
+        // Every validation photo through the exported model: the share it gets right is the
+        // report's validation accuracy, computed by the trained network on the cached trunk output.
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = subset.url("out/model.tflite").path
+        options.maxResults = 3
+        let classifier = try ImageClassifier(options: options)
+        let folder = try LabeledImageFolder(subset.data)
+        let validation = ValidationSplit.split(folder.examples, fraction: 0.34, seed: 7).validation
+        var right = 0
+        for example in validation {
+            let categories = try classifier.classify(image: MPImage(contentsOfFile: example.input.path)).classificationResult
+                .classifications[0].categories
+            #expect(categories.count == 3 && abs(categories.map(\.score).reduce(0, +) - 1) < 1e-4, "a softmax over 3 classes")
+            if categories[0].categoryName == folder.classes[example.label] { right += 1 }
+        }
+        let accuracy = try #require(report.validationAccuracy)
+        #expect(abs(Double(right) / Double(validation.count) - accuracy) < 1e-9, "the model gives the network's accuracy")
+    }
+
+    @Test func aRunRepeatsBitForBit() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 5)
+        let first = try ClassifierTrainer.train(Self.configuration(subset, output: "first"))
+        let second = try ClassifierTrainer.train(Self.configuration(subset, output: "second"))
+        #expect(first.fineTuning?.epochs.map(\.loss) == second.fineTuning?.epochs.map(\.loss))
+        #expect(try Data(contentsOf: subset.url("first/model.tflite")) == Data(contentsOf: subset.url("second/model.tflite")))
+    }
+
+    @Test func whatCannotBeTrainedIsRefusedBeforeAnyWork() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 2)
+        var quantized = Self.configuration(subset)
+        quantized.quantize = true
+        let unavailable =
+            "--quantize is not available with --fine-tune, --fine-tune-from or --hidden-units yet: the trained layers are "
+            + "written in float32 (model.tflite); leave out --quantize."
+        #expect(throws: TasksError.invalidArgument(unavailable)) {
+            try ClassifierTrainer.train(quantized)
+        }
+        let tooMany = TasksError.invalidArgument(
+            "The base has 13 blocks before its features; --fine-tune 100 asks for more.",
+            subject: .file(ClassifierTrainerTests.extractor))
+        #expect(throws: tooMany) { try ClassifierTrainer.train(Self.configuration(subset, blocks: 100)) }
+        #expect(!FileManager.default.fileExists(atPath: subset.url("out").path))
+        #expect(!FileManager.default.fileExists(atPath: subset.url("cache").path), "no feature was computed")
+    }
+}
