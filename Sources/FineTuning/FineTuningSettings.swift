@@ -53,9 +53,11 @@ package struct FineTuningSettings: Sendable, Equatable {
     /// Label smoothing ε: the targets are (1 − ε)·one-hot + ε/classes (Keras's `label_smoothing`); 0 for none.
     package var labelSmoothing = 0.0
     /// Fit the head on the frozen tail's output first, to its optimum, and train the tail and the
-    /// head from there (Keras's transfer-learning recipe); false starts from Keras's random
-    /// `Dense` initialization. Only for a head without hidden layers on a tail.
-    package var fitsHeadFirst = true
+    /// head from there (Keras's transfer-learning recipe); false (the default: on clothing-small
+    /// it gave 0.83 against 0.85 from a random head, the fitted head being too sure of the
+    /// training photos) starts from Keras's random `Dense` initialization. Only for a head
+    /// without hidden layers on a tail.
+    package var fitsHeadFirst = false
     /// Fixes the head's initialization, the shuffles and the dropout masks: the same seed repeats a run bit for bit.
     package var seed: UInt64 = 0
 

@@ -45,6 +45,9 @@ extension ImageClassifierTrainer {
         /// Weigh each class as much as every other in the loss (scikit-learn's
         /// `class_weight="balanced"`). Default false.
         public var balancesClasses = false
+        /// Fit the head on the frozen blocks' output first (to its optimum), then train from there
+        /// (Keras's transfer-learning recipe); false starts the head from random weights. Default false.
+        public var fitsHeadFirst = false
 
         /// The defaults above: the base's last block and a softmax head.
         public init() {}
@@ -73,6 +76,7 @@ extension ImageClassifierTrainer {
             settings.dropout = dropoutRate
             settings.patience = earlyStoppingPatience
             settings.classWeighting = balancesClasses ? .balanced : .none
+            settings.fitsHeadFirst = fitsHeadFirst
             return settings
         }
     }

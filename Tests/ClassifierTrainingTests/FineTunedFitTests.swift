@@ -61,6 +61,21 @@ struct FineTunedFitTests {
         #expect(try Data(contentsOf: subset.url("first/model.tflite")) == Data(contentsOf: subset.url("second/model.tflite")))
     }
 
+    /// Keras's recipe: the head fitted on the frozen block's output first. The fitted head is the
+    /// optimum on these photos, so the first epoch starts where the training photos are all right.
+    @Test func theHeadCanBeFittedFirst() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 5)
+        var configuration = Self.configuration(subset)
+        configuration.fineTuning?.fitsHeadFirst = true
+        configuration.fineTuning?.epochs = 1
+        let report = try ClassifierTrainer.train(configuration)
+        let iterations = try #require(report.fineTuning?.headFitIterations)
+        #expect(iterations > 0)
+        #expect(report.trainingAccuracy == 1, "\(report)")
+        let randomHead = try ClassifierTrainer.train(Self.configuration(subset, output: "random"))
+        #expect(randomHead.fineTuning?.headFitIterations == nil)
+    }
+
     @Test func whatCannotBeTrainedIsRefusedBeforeAnyWork() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 2)
         var quantized = Self.configuration(subset)

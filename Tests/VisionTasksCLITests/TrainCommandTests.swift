@@ -106,4 +106,58 @@ struct TrainCommandTests {
         #expect(rate.stderr.contains("warning: --learning-rate is not used: L-BFGS chooses each step by line search"), "\(rate)")
         #expect(rate.status == 1, "\(rate)")
     }
+
+    @Test(
+        "fine-tuning usage errors",
+        arguments: [
+            (["--fine-tune", "2", "--fine-tune-from", "77"], "give --fine-tune or --fine-tune-from, not both"),
+            (["--fine-tune", "-1"], "--fine-tune"),
+            (
+                ["--hidden-units", "256,x"],
+                "--hidden-units expects 1 to 4 layer sizes between 1 and 16384 separated by commas, got '256,x'"
+            ),
+            (["--fine-tune", "1", "--optimizer", "rmsprop"], "--optimizer must be adam or sgd, got 'rmsprop'"),
+            (["--fine-tune", "1", "--dropout", "1"], "--dropout expects a number in [0, 1), got '1'"),
+            (["--fine-tune", "1", "--learning-rate", "0"], "--learning-rate expects a number > 0, got 0.0"),
+            (["--fine-tune", "1", "--class-weights", "auto"], "--class-weights must be none or balanced, got 'auto'"),
+            (
+                ["--fine-tune", "1", "--base-learning-rate-scale", "2"],
+                "--base-learning-rate-scale expects a number in (0, 1], got '2'"
+            ),
+        ])
+    func fineTuningUsageErrors(arguments: [String], message: String) async throws {
+        let run = try await VisionTasksTool.run(["train", "data", "--base", "b", "--output", "o"] + arguments)
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains(message), "\(run)")
+    }
+
+    /// A fine-tuned run prints an epoch line per epoch and the cut in its summary, and its model
+    /// classifies (2 classes of 4 photos, 2 epochs).
+    @Test func fineTuningShowsItsEpochs() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["hat", "shoes"] {
+            let source = TestData.url("datasets/clothing-small/train/\(name)")
+            let photos = try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().prefix(4)
+            let target = folder.appendingPathComponent("data/\(name)")
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            for photo in photos {
+                try FileManager.default.createSymbolicLink(
+                    at: target.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
+            }
+        }
+        let output = folder.appendingPathComponent("out").path
+        let run = try await VisionTasksTool.run([
+            "train", folder.appendingPathComponent("data").path, "--base", Self.extractor, "--output", output,
+            "--validation-split", "0.25", "--fine-tune", "1", "--epochs", "2", "--batch-size", "2", "--no-cache",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let epochs = run.diagnostics.filter { $0.hasPrefix("epoch ") }
+        #expect(epochs.count == 2 && epochs[0].hasPrefix("epoch 1/2: loss "), "\(run)")
+        #expect(run.stdout.contains("trained 3 layers of the base from tensor 77 [1, 7, 7, 1024] and the head"), "\(run)")
+        let classify = try await VisionTasksTool.run([
+            "classify", "--model", output + "/model.tflite", folder.appendingPathComponent("data").path,
+        ])
+        #expect(classify.status == 0, "\(classify)")
+    }
 }

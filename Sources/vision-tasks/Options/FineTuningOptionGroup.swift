@@ -71,9 +71,15 @@ enum FineTuningOptionGroup {
         help: "Stop after N epochs without a lower validation loss, keeping the best epoch's weights; 0 trains every epoch.",
         default: 4, defaultDescription: "4", transform: ValueParser.integer("patience", in: 0...10_000))
 
+    static let fitHeadFirst = Flag(
+        name: "fit-head-first",
+        help: "Fit the head on the frozen blocks' output first (L-BFGS, to its optimum), then train the blocks and the head "
+            + "from there (Keras's transfer-learning recipe); by default the head starts from random weights.")
+
     static let optionTable = [
         fineTune.definition, fineTuneFrom.definition, hiddenUnits.definition, batchSize.definition, optimizer.definition,
         baseLearningRateScale.definition, dropout.definition, classWeights.definition, patience.definition,
+        fitHeadFirst.definition,
     ]
 
     /// Whether the run trains with the mini-batch optimizer (a tail or hidden layers to train).
@@ -108,6 +114,7 @@ enum FineTuningOptionGroup {
         settings.baseLearningRateScale = try parsed.value(baseLearningRateScale)
         settings.dropout = try parsed.value(dropout)
         settings.classWeighting = try parsed.value(classWeights)
+        settings.fitsHeadFirst = parsed.isSet(fitHeadFirst)
         let patience = try parsed.value(patience)
         settings.patience = patience == 0 ? nil : patience
         return settings
