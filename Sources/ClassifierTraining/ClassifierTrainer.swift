@@ -79,6 +79,9 @@ package struct TrainingReport: Codable, Sendable {
     package var sharedValidationPhotos = 0
     package var skipped: [Skipped] = []
     package var ignored: [String] = []
+    /// The hidden and metadata folders not searched in the data and validation folders
+    /// (".ipynb_checkpoints", "__MACOSX", ...: `DirectoryWalker.isMetadataFolder`).
+    package var skippedFolders: [String] = []
     package var featureCount = 0
     package var l2Strength = 0.0
     package var iterations = 0

@@ -26,12 +26,13 @@ struct RunPhotos {
                 "The folder has one class ('\(folder.classes[0])'); a classifier needs at least two class folders.",
                 subject: .file(configuration.data.description))
         }
-        let ignored: [FileSystemPath]
-        (training, validation, ignored) = try Self.examples(folder, configuration)
+        let other: LabeledImageFolder?
+        (training, validation, other) = try Self.examples(folder, configuration)
         var report = TrainingReport()
         report.classes = folder.classes
         report.sharedValidationPhotos = Self.sharedPhotos(training, validation)
-        report.ignored = (folder.ignored + ignored).map(\.description)
+        report.ignored = (folder.ignored + (other?.ignored ?? [])).map(\.description)
+        report.skippedFolders = (folder.skippedFolders + (other?.skippedFolders ?? [])).map(\.description)
         self.report = report
     }
 
@@ -87,16 +88,16 @@ struct RunPhotos {
         report.validationCount = validation.rows.count
     }
 
-    /// The training and validation photos, and the validation folder's ignored files.
+    /// The training and validation photos, and the validation folder when there is one.
     private static func examples(
         _ folder: LabeledImageFolder, _ configuration: TrainingConfiguration
-    ) throws(TasksError) -> ([LabeledImageFolder.Example], [LabeledImageFolder.Example], [FileSystemPath]) {
+    ) throws(TasksError) -> ([LabeledImageFolder.Example], [LabeledImageFolder.Example], LabeledImageFolder?) {
         switch configuration.validation {
         case .none:
-            return (folder.examples, [], [])
+            return (folder.examples, [], nil)
         case .split(let fraction):
             let (training, validation) = ValidationSplit.split(folder.examples, fraction: fraction, seed: configuration.seed)
-            return (training, validation, [])
+            return (training, validation, nil)
         case .folder(let path):
             let other = try LabeledImageFolder(path)
             guard other.classes == folder.classes else {
@@ -104,7 +105,7 @@ struct RunPhotos {
                     "The validation folder's classes (\(other.classes.joined(separator: ", "))) are not the training "
                         + "folder's (\(folder.classes.joined(separator: ", "))).", subject: .file(path.description))
             }
-            return (folder.examples, other.examples, other.ignored)
+            return (folder.examples, other.examples, other)
         }
     }
 

@@ -157,9 +157,21 @@ struct ClassifierTrainerTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: folder.appendingPathComponent("cat.jpg"))
         }
+        // Nor are the copies Jupyter, file browsers and NAS boxes leave inside a class folder photos of it.
+        for name in ["hat/.ipynb_checkpoints", "shoes/deep/@eaDir", "shoes/.thumbnails"] {
+            let folder = subset.root.appendingPathComponent("data/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: folder.appendingPathComponent("cat.jpg"))
+        }
         let folder = try LabeledImageFolder(subset.data)
         #expect(folder.classes == ["hat", "shoes"])
-        #expect(folder.ignored.map(\.description) == [".git", "__MACOSX"].map { subset.url("data/\($0)").path })
+        #expect(folder.countsByClass == [2, 2], "no photo of a skipped folder is counted")
+        #expect(folder.ignored.isEmpty)
+        let skipped = [".git", "__MACOSX", "hat/.ipynb_checkpoints", "shoes/.thumbnails", "shoes/deep/@eaDir"]
+        #expect(folder.skippedFolders.map(\.description) == skipped.map { subset.url("data/\($0)").path })
+        var split = subset.configuration(output: "listed")
+        split.validation = .none
+        #expect(try ClassifierTrainer.fit(split).1.skippedFolders == skipped.map { subset.url("data/\($0)").path })
         // The output inside the photos' folder would become a class.
         let inside = subset.configuration(output: "data/model")
         #expect(

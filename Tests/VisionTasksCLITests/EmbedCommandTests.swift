@@ -129,6 +129,26 @@ struct EmbedCommandTests {
         #expect(piped.stderr.contains("cannot follow a list as it arrives (standard input or a pipe)"), "\(piped)")
     }
 
+    /// The copies Jupyter and macOS leave in a folder are not embedded; each folder is named once.
+    @Test func hiddenFoldersAreSkippedWithAWarning() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["", ".ipynb_checkpoints/", "__MACOSX/"] {
+            let target = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: URL(fileURLWithPath: Fixture.burger), to: target.appendingPathComponent("burger.jpg"))
+        }
+        let run = try await VisionTasksTool.run(["embed", "--model", Self.embedder, "--format", "jsonl", folder.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.jsonObjects(format: "jsonl").count == 1)
+        let words =
+            ": skipped: a hidden or metadata folder (.ipynb_checkpoints, .thumbnails, __MACOSX, @eaDir, ...); its files are not read"
+        #expect(
+            run.diagnostics == [".ipynb_checkpoints", "__MACOSX"].map { folder.appendingPathComponent($0).path + words }, "\(run)"
+        )
+    }
+
     @Test func quantizedNpyIsInt8() async throws {
         let json = try await VisionTasksTool.run(
             ["embed", "--model", Self.extractor, "--l2-normalize", "--quantize", "--format", "jsonl", Fixture.burger])

@@ -8,30 +8,45 @@ import TasksCommon
 /// any case and it is not a folder (a symbolic link to a photo is a photo; a link to a folder
 /// is not followed, so links cannot make a cycle); a folder named like an image is searched.
 /// A folder that cannot be read (no permission, a path longer than PATH_MAX, ...) is an
-/// `ImageInput.unreadable` entry: reported, never skipped. Entries are sorted by their path's
-/// bytes.
+/// `ImageInput.unreadable` entry: reported, never skipped. Hidden folders (".ipynb_checkpoints"
+/// from Jupyter, ".thumbnails", ".git") and the metadata folders tools leave ("__MACOSX" in zips
+/// made on macOS, "@eaDir" on Synology) are not searched, at any depth: their files are copies
+/// or thumbnails of the photos, not photos; they are listed for the caller to report. Entries
+/// are sorted by their path's bytes.
 package enum DirectoryWalker {
     /// The extensions searched for, lower-cased.
     package static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
+    /// The metadata folders that do not start with "." and are not searched.
+    private static let metadataFolders: Set<[UInt8]> = [Array("__MACOSX".utf8), Array("@eaDir".utf8)]
+
+    /// Whether the folder `name` is hidden (it starts with ".") or a known metadata folder.
+    package static func isMetadataFolder(_ name: [UInt8]) -> Bool {
+        name.first == UInt8(ascii: ".") || metadataFolders.contains(name)
+    }
+
     /// How messages call what the walk reads (`FileReader`'s messages for a failed call).
     private static let folderKind = FileKind(noun: "folder", maximumByteCount: .max)
 
-    /// The images under `root`, and the folders under it that could not be read.
-    package static func images(under root: FileSystemPath) -> [ImageInput] {
+    /// The images under `root`, and the folders under it that could not be read; the hidden and
+    /// metadata folders not searched are added to `skippedFolders`, sorted.
+    package static func images(under root: FileSystemPath, skippedFolders: inout [FileSystemPath]) -> [ImageInput] {
         var ignored: [FileSystemPath] = []
-        return images(under: root, ignored: &ignored)
+        return images(under: root, ignored: &ignored, skippedFolders: &skippedFolders)
     }
 
     /// The images under `root` and the folders under it that could not be read; the files that
-    /// are not images (by their extension) are added to `ignored`, sorted, for a caller that
-    /// reports them (training data: nothing is skipped silently).
-    package static func images(under root: FileSystemPath, ignored: inout [FileSystemPath]) -> [ImageInput] {
-        var found: [ImageInput] = []
-        var others: [FileSystemPath] = []
-        walk(root, into: &found, others: &others)
-        ignored += others.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-        return found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    /// are not images (by their extension) are added to `ignored` and the hidden and metadata
+    /// folders not searched to `skippedFolders`, each sorted, for a caller that reports them
+    /// (training data: nothing is skipped silently).
+    package static func images(
+        under root: FileSystemPath, ignored: inout [FileSystemPath], skippedFolders: inout [FileSystemPath]
+    ) -> [ImageInput] {
+        var walk = Walk()
+        walk.search(root)
+        ignored += walk.others.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        skippedFolders += walk.skippedFolders.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        return walk.found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
     }
 
     /// The sub-folders of `folder` (not links to folders) and its other entries, each sorted by
@@ -56,23 +71,31 @@ package enum DirectoryWalker {
         case file
     }
 
-    private static func walk(_ folder: FileSystemPath, into found: inout [ImageInput], others: inout [FileSystemPath]) {
-        // Each folder is read whole and closed before its sub-folders are walked, so a deep
-        // tree holds one descriptor at a time.
-        let entries: [(name: [UInt8], kind: EntryKind)]
-        do throws(TasksError) {
-            entries = try read(folder)
-        } catch {
-            found.append(.unreadable(folder, error))
-            return
-        }
-        for entry in entries {
-            let path = folder.appending(entry.name)
-            switch entry.kind {
-            case .folder: walk(path, into: &found, others: &others)
-            case .linkedFolder: continue
-            case .file:
-                if extensions.contains(path.lowercasedExtension) { found.append(.file(path)) } else { others.append(path) }
+    /// What one walk finds.
+    private struct Walk {
+        var found: [ImageInput] = []
+        var others: [FileSystemPath] = []
+        var skippedFolders: [FileSystemPath] = []
+
+        mutating func search(_ folder: FileSystemPath) {
+            // Each folder is read whole and closed before its sub-folders are walked, so a deep
+            // tree holds one descriptor at a time.
+            let entries: [(name: [UInt8], kind: EntryKind)]
+            do throws(TasksError) {
+                entries = try read(folder)
+            } catch {
+                found.append(.unreadable(folder, error))
+                return
+            }
+            for entry in entries {
+                let path = folder.appending(entry.name)
+                switch entry.kind {
+                case .folder where isMetadataFolder(entry.name): skippedFolders.append(path)
+                case .folder: search(path)
+                case .linkedFolder: continue
+                case .file:
+                    if extensions.contains(path.lowercasedExtension) { found.append(.file(path)) } else { others.append(path) }
+                }
             }
         }
     }

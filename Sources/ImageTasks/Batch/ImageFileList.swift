@@ -7,16 +7,19 @@ package enum ImageFileList {
     /// Each argument as a file, or the images under it when it is a folder (a symbolic link to
     /// a folder is followed). A path that does not exist is kept, so that it is reported like
     /// any unreadable file.
+    /// The hidden and metadata folders not searched are added to `skippedFolders`.
     /// - Throws: `TasksError` invalidArgument naming a folder that holds no image file and
     ///   nothing unreadable (`ImageSource.emptyFolderReason`).
-    package static func expand(_ arguments: [FileSystemPath]) throws(TasksError) -> [ImageInput] {
+    package static func expand(
+        _ arguments: [FileSystemPath], skippedFolders: inout [FileSystemPath]
+    ) throws(TasksError) -> [ImageInput] {
         var inputs: [ImageInput] = []
         for path in arguments {
             guard isFolder(path) else {
                 inputs.append(.file(path))
                 continue
             }
-            let found = DirectoryWalker.images(under: path)
+            let found = DirectoryWalker.images(under: path, skippedFolders: &skippedFolders)
             guard !found.isEmpty else {
                 throw .invalidArgument(ImageSource.emptyFolderReason, subject: .file(path.description))
             }

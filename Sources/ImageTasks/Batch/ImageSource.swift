@@ -14,6 +14,10 @@ package struct ImageSource {
     package let shard: Shard?
     /// The `image` texts (`FileSystemPath.description`) to leave out.
     package let completed: Set<String>
+    /// The hidden and metadata folders under the folder arguments that were not searched
+    /// (`DirectoryWalker.isMetadataFolder`), for the caller to report. A list's folders are
+    /// searched as it arrives, by the same rule, and theirs are not listed.
+    package private(set) var skippedFolders: [FileSystemPath] = []
 
     package init(origin: Origin, shard: Shard? = nil, completed: Set<String> = []) {
         self.origin = origin
@@ -32,16 +36,20 @@ package struct ImageSource {
         images: [FileSystemPath], filesFrom: String?, nullSeparated: Bool = false, readingWholeList: Bool = false,
         shard: Shard? = nil, resume: ResumeFile? = nil
     ) throws(TasksError) {
+        var skippedFolders: [FileSystemPath] = []
         let origin: Origin =
             if let filesFrom, readingWholeList {
-                .arguments(try ImageFileList.expand(try Self.entries(of: filesFrom, nullSeparated: nullSeparated)))
+                .arguments(
+                    try ImageFileList.expand(
+                        try Self.entries(of: filesFrom, nullSeparated: nullSeparated), skippedFolders: &skippedFolders))
             } else if let filesFrom {
                 .list(try PathListReader(path: filesFrom, nullSeparated: nullSeparated))
             } else {
-                .arguments(try ImageFileList.expand(images))
+                .arguments(try ImageFileList.expand(images, skippedFolders: &skippedFolders))
             }
         let completed = try resume.map { file throws(TasksError) in try ResumeRecords.completedImages(in: file) } ?? []
         self.init(origin: origin, shard: shard, completed: completed)
+        self.skippedFolders = skippedFolders
     }
 
     /// Every entry of the list file at `path`, in order.
@@ -96,7 +104,8 @@ package struct ImageSource {
     package static func expand(_ path: FileSystemPath) -> [ImageInput] {
         var status = stat()
         guard path.withCString({ stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [.file(path)] }
-        let found = DirectoryWalker.images(under: path)
+        var skippedFolders: [FileSystemPath] = []
+        let found = DirectoryWalker.images(under: path, skippedFolders: &skippedFolders)
         guard found.isEmpty else { return found }
         return [
             .unreadable(

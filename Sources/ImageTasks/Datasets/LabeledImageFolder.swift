@@ -6,9 +6,10 @@ import TasksCommon
 /// `MLImageClassifier.DataSource.labeledDirectories(at:)` and Model Maker's
 /// `Dataset.from_folder` read the same layout. Classes are sorted by their names' bytes.
 ///
-/// Nothing is skipped silently: files that are not images (by extension), entries of the top
-/// folder that are not class folders, and hidden top-level folders (".git") and "__MACOSX" are
-/// listed in `ignored`; folders that cannot be read
+/// Nothing is skipped silently: files that are not images (by extension) and entries of the top
+/// folder that are not class folders are listed in `ignored`; hidden and metadata folders at any
+/// depth (".git", ".ipynb_checkpoints", "__MACOSX", "@eaDir": `DirectoryWalker.isMetadataFolder`)
+/// are no classes and are not searched, listed in `skippedFolders`; folders that cannot be read
 /// are examples whose input is `.unreadable`, reported like a photo that cannot be decoded.
 package struct LabeledImageFolder: Sendable {
     /// One photo and the index of its class in `classes`.
@@ -30,6 +31,8 @@ package struct LabeledImageFolder: Sendable {
     package let examples: [Example]
     /// Files that are not photos, and top-level entries that are not class folders.
     package let ignored: [FileSystemPath]
+    /// The hidden and metadata folders not searched, at any depth, sorted.
+    package let skippedFolders: [FileSystemPath]
 
     /// Reads the layout of `root`.
     /// - Throws: `TasksError` naming the folder: it cannot be read; it has no sub-folder; a
@@ -39,6 +42,7 @@ package struct LabeledImageFolder: Sendable {
         let (all, topLevel) = try DirectoryWalker.contents(of: root)
         // Hidden folders (.git) and the resource folders macOS zips carry are no classes.
         let folders = all.filter { !Self.isHiddenOrSystem($0) }
+        var skippedFolders = all.filter(Self.isHiddenOrSystem)
         guard !folders.isEmpty else {
             throw .invalidArgument(
                 "The folder has no class folders: put each class's photos in a sub-folder named after the class.",
@@ -46,7 +50,7 @@ package struct LabeledImageFolder: Sendable {
         }
         var classes: [String] = []
         var examples: [Example] = []
-        var ignored = topLevel + all.filter(Self.isHiddenOrSystem)
+        var ignored = topLevel
         var seen: [String: String] = [:]
         for folder in folders {
             let name = String(decoding: folder.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
@@ -56,7 +60,7 @@ package struct LabeledImageFolder: Sendable {
                     subject: .file(root.description))
             }
             seen[name.lowercased()] = name
-            let photos = DirectoryWalker.images(under: folder, ignored: &ignored)
+            let photos = DirectoryWalker.images(under: folder, ignored: &ignored, skippedFolders: &skippedFolders)
             guard !photos.isEmpty else {
                 throw .invalidArgument(
                     "The class folder '\(name)' has no .jpg, .jpeg, .png or .webp photo.", subject: .file(root.description))
@@ -68,12 +72,12 @@ package struct LabeledImageFolder: Sendable {
         self.classes = classes
         self.examples = examples
         self.ignored = ignored
+        self.skippedFolders = skippedFolders.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
     }
 
-    /// Whether a top-level folder is hidden (a name starting with ".") or macOS's "__MACOSX".
+    /// Whether a top-level folder is hidden or a metadata folder (`DirectoryWalker.isMetadataFolder`).
     private static func isHiddenOrSystem(_ folder: FileSystemPath) -> Bool {
-        let name = folder.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
-        return name.first == UInt8(ascii: ".") || name == Array("__MACOSX".utf8)
+        DirectoryWalker.isMetadataFolder(folder.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? [])
     }
 
     /// The number of photos of each class, by class index.

@@ -85,10 +85,12 @@ extension BatchRun {
     ) throws(UsageError) -> ImageSource? {
         guard BatchOutputFile.prepare(options) else { return nil }
         do throws(TasksError) {
-            return try ImageSource(
+            let source = try ImageSource(
                 images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated,
                 readingWholeList: format != .jsonl, shard: options.shard,
                 resume: options.resume.map { ResumeFile($0, for: output) })
+            SkippedFolders.warn(source.skippedFolders)
+            return source
         } catch {
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")

@@ -88,6 +88,7 @@ struct EvaluateCommand: ParsableCommand {
             StandardStreams.warn(
                 "\(TableText.escaped(path.description)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
+        SkippedFolders.warn(dataset.skippedFolders)
         var evaluation = DatasetEvaluation(folder: dataset, topK: topK)
         let workers = max(1, min(jobs, dataset.examples.count))
         let processing = ImageProcessing(fastDecoding: decoding == .fast)

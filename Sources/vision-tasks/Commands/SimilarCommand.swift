@@ -86,8 +86,10 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws(UsageError) -> Int32 {
         let candidates: [ImageInput]
+        var skippedFolders: [FileSystemPath] = []
         do throws(TasksError) {
-            candidates = try ImageFileList.expand(images)
+            candidates = try ImageFileList.expand(images, skippedFolders: &skippedFolders)
+            SkippedFolders.warn(skippedFolders)
         } catch {
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")

@@ -193,6 +193,7 @@ struct TrainCommand: ParsableCommand {
         for path in report.ignored {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
+        report.skippedFolders.map(SkippedFolders.line).forEach(StandardStreams.warn)
         if report.sharedValidationPhotos > 0 {
             StandardStreams.warn(
                 "warning: \(report.sharedValidationPhotos) validation photos are training photos too (the same files or copies); "

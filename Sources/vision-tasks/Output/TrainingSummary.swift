@@ -54,7 +54,9 @@ enum TrainingSummary {
         var lines = [
             "classes: \(report.classes.count) (training photos: \(counts))",
             "features: \(report.featureCount) per photo, \(String(format: "%.1f", report.featureSeconds)) s"
-                + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)"),
+                + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)")
+                + (report.skippedFolders.isEmpty
+                    ? "" : "; \(report.skippedFolders.count) hidden or metadata folders skipped (listed above)"),
             fitLine(report),
             "training accuracy \(String(format: "%.5f", report.trainingAccuracy))"
                 + (report.validationAccuracy.map {
