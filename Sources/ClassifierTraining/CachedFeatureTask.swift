@@ -12,16 +12,21 @@ package struct CachedFeatureTask: ImageTask {
     package let cache: FeatureCache?
     /// The seed of `Augmentation.variants`, or nil for the photo as it is.
     package let augmentationSeed: UInt64?
+    /// Where the views read from the cache and those computed are counted (shared by the workers).
+    package let counts: FeatureCounts
 
-    package init(extractor: EmbeddingTask, cache: FeatureCache?, augmentationSeed: UInt64? = nil) {
+    package init(
+        extractor: EmbeddingTask, cache: FeatureCache?, augmentationSeed: UInt64? = nil, counts: FeatureCounts = FeatureCounts()
+    ) {
         self.extractor = extractor
         self.cache = cache
         self.augmentationSeed = augmentationSeed
+        self.counts = counts
     }
 
     /// The same task, augmenting with `seed` (nil: not augmenting).
     package func augmenting(_ seed: UInt64?) -> CachedFeatureTask {
-        CachedFeatureTask(extractor: extractor, cache: cache, augmentationSeed: seed)
+        CachedFeatureTask(extractor: extractor, cache: cache, augmentationSeed: seed, counts: counts)
     }
 
     /// - Throws: `TasksError` naming the file: unreadable, undecodable, or the model's error.
@@ -37,6 +42,7 @@ package struct CachedFeatureTask: ImageTask {
             for (index, variant) in variants.enumerated() {
                 let key = digest + variant.cacheSuffix
                 var features = cache?.features(digest: key)
+                counts.add(cached: features != nil)
                 if features == nil {
                     let decoded: MPImage
                     if let image { decoded = image } else { decoded = try decode(bytes) }

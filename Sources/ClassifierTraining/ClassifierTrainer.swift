@@ -102,6 +102,10 @@ package struct TrainingReport: Codable, Sendable {
     package var quantizedTiesChecked = 0
     /// With trained layers (`TrainingConfiguration.fineTuning`): the cut, the settings, each epoch.
     package var fineTuning: FineTuningReport?
+    /// The views (photos, and their augmented views) whose features were read from the cache,
+    /// and those computed (then kept in it).
+    package var cachedFeatures = 0
+    package var computedFeatures = 0
     package var featureSeconds = 0.0
     package var fitSeconds = 0.0
     package var totalSeconds = 0.0

@@ -49,8 +49,9 @@ struct RunPhotos {
         }
         cache?.removeInterruptedWrites()
         let workers = max(1, min(configuration.workers, training.count + validation.count))
+        let counts = FeatureCounts()
         let tasks = try (0..<workers).map { _ throws(TasksError) in
-            CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache)
+            CachedFeatureTask(extractor: try extractor.task(threads: configuration.threads), cache: cache, counts: counts)
         }
         var done = 0
         let total = training.count + validation.count
@@ -65,6 +66,7 @@ struct RunPhotos {
             TrainingReport.Skipped(image: $0.image.description, error: ErrorRecord($0.error))
         }
         report.featureSeconds = ClassifierTrainer.seconds(since: start)
+        (report.cachedFeatures, report.computedFeatures) = counts.values
         report.featureCount = extractor.dimension
         try count(trainingFeatures, validationFeatures, configuration, into: &report)
         return (trainingFeatures, validationFeatures)

@@ -81,14 +81,27 @@ struct ClassifierTrainerTests {
 
     @Test func runsAreDeterministicAndReadTheCache() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 4)
-        _ = try ClassifierTrainer.train(subset.configuration(output: "first"))
+        let firstRun = try ClassifierTrainer.train(subset.configuration(output: "first"))
+        #expect(firstRun.computedFeatures == 8 && firstRun.cachedFeatures == 0)
         let cached = try FileManager.default.subpathsOfDirectory(atPath: subset.url("cache").path).filter { $0.hasSuffix(".f32") }
         #expect(cached.count == 8, "one entry per photo")
-        _ = try ClassifierTrainer.train(subset.configuration(output: "second"))
+        let secondRun = try ClassifierTrainer.train(subset.configuration(output: "second"))
+        #expect(secondRun.computedFeatures == 0 && secondRun.cachedFeatures == 8)
         _ = try ClassifierTrainer.train(subset.configuration(output: "uncached", cache: nil))
         let first = try Data(contentsOf: subset.url("first/model.tflite"))
         #expect(try Data(contentsOf: subset.url("second/model.tflite")) == first)
         #expect(try Data(contentsOf: subset.url("uncached/model.tflite")) == first)
+
+        // A photo replaced by another under the same name and modification time: the cache is
+        // keyed by content, so that photo alone is computed again.
+        let hats = subset.url("data/hat")
+        let replaced = hats.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: hats.path).sorted()[0])
+        let time = try FileManager.default.attributesOfItem(atPath: replaced.path)[.modificationDate]
+        try FileManager.default.removeItem(at: replaced)
+        try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: replaced)
+        try FileManager.default.setAttributes([.modificationDate: try #require(time)], ofItemAtPath: replaced.path)
+        let changed = try ClassifierTrainer.train(subset.configuration(output: "changed"))
+        #expect(changed.computedFeatures == 1 && changed.cachedFeatures == 7, "\(changed)")
     }
 
     @Test func badInputIsNamedAndNothingIsWritten() throws {

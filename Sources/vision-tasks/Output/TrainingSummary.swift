@@ -53,7 +53,8 @@ enum TrainingSummary {
         let counts = zip(report.classes, report.trainingCounts).map { "\($0) \($1)" }.joined(separator: ", ")
         var lines = [
             "classes: \(report.classes.count) (training photos: \(counts))",
-            "features: \(report.featureCount) per photo, \(String(format: "%.1f", report.featureSeconds)) s"
+            "features: \(report.featureCount) per photo, \(report.computedFeatures) computed, \(report.cachedFeatures) read from "
+                + "the cache, \(String(format: "%.1f", report.featureSeconds)) s"
                 + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)")
                 + (report.skippedFolders.isEmpty
                     ? "" : "; \(report.skippedFolders.count) hidden or metadata folders skipped (listed above)"),
