@@ -188,9 +188,13 @@ package enum ClassifierTrainer {
         return (trained, report)
     }
 
-    /// Refuses, before any work, an output folder inside the data (it would become a class) or
-    /// whose parent folder does not exist.
+    /// Refuses, before any work, an output that exists (nothing the user has is replaced), an
+    /// output folder inside the data (it would become a class) or whose parent folder does not exist.
     private static func checkOutput(_ url: URL, _ configuration: TrainingConfiguration) throws(TasksError) {
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw .invalidArgument(
+                "The output folder exists already; give a new one (nothing was written).", subject: .file(url.path))
+        }
         let output = url.standardizedFileURL.resolvingSymlinksInPath().path
         var folders = [configuration.data]
         if case .folder(let validation) = configuration.validation { folders.append(validation) }

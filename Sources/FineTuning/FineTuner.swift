@@ -23,7 +23,9 @@ package enum FineTuner {
     ///   settings out of range (dropout and label smoothing in 0..<1, weight decay and the base
     ///   rate scale ≥ 0, patience ≥ 1); and, when a batch's loss is NaN or infinite, "The
     ///   training loss became NaN at epoch E, batch B (learning rate L): give a lower
-    ///   --learning-rate." (no network is given back).
+    ///   --learning-rate." (no network is given back); likewise after an epoch whose training
+    ///   loss diverged (over `divergenceFactor` × ln(classes)), whose validation loss or
+    ///   weights are not finite.
     package static func train(
         _ network: TailNetwork, training: some TrainingExamples, validation: (any TrainingExamples)?,
         settings: FineTuningSettings, progress: (EpochRecord) -> Void = { _ in }
@@ -43,6 +45,7 @@ package enum FineTuner {
                 validationAccuracy: validated?.accuracy, seconds: (clock.now - start) / .seconds(1))
             records.append(record)
             progress(record)
+            try checkHealth(record, session: session, classes: network.classCount, settings: settings)
             guard let validated else { continue }
             if best == nil || validated.loss < best!.loss {
                 best = (epoch, validated.loss, session.engine.parameters)
@@ -51,6 +54,33 @@ package enum FineTuner {
             }
         }
         return result(network, best ?? (settings.epochs, 0, session.engine.parameters), records, stoppedEarly: false)
+    }
+
+    /// A loss this many times a uniform guess's, ln(classes), means the training diverged: a
+    /// network's first epochs stay within a few times it.
+    static let divergenceFactor = 20.0
+
+    /// Stops a run whose epoch diverged (a training loss over `divergenceFactor` × ln(classes)),
+    /// whose validation loss is not finite, or whose weights hold a value that is not finite: the
+    /// model would be written broken, or silently useless.
+    /// - Throws: `TasksError.invalidArgument` saying which, with the epoch and the learning rate.
+    private static func checkHealth(
+        _ record: EpochRecord, session: TrainingSession, classes: Int, settings: FineTuningSettings
+    ) throws(TasksError) {
+        let advice = "(learning rate \(settings.learningRate)): give a lower --learning-rate."
+        let uniform = log(Double(classes))
+        if record.loss > divergenceFactor * uniform {
+            throw .invalidArgument(
+                "The training diverged at epoch \(record.epoch): its loss is \(String(format: "%.4g", record.loss)), more than "
+                    + "\(Int(divergenceFactor)) times a uniform guess's (\(String(format: "%.3f", uniform))) \(advice)")
+        }
+        if let loss = record.validationLoss, !loss.isFinite {
+            throw .invalidArgument(
+                "The validation loss became \(loss.isNaN ? "NaN" : "infinite") at epoch \(record.epoch) \(advice)")
+        }
+        if session.engine.weights.contains(where: { !$0.array.allSatisfy(\.isFinite) }) {
+            throw .invalidArgument("The weights became NaN or infinite at epoch \(record.epoch) \(advice)")
+        }
     }
 
     private static func result(

@@ -1,11 +1,13 @@
-import ClassifierTraining
 import FineTuning
 import Foundation
 import ImageTasks
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
 import VisionTasks
+
+@testable import ClassifierTraining
 
 /// `train --fine-tune` in process on a small subset of `clothing-small`: the exported model (the
 /// trunk quantized, the trained block in float32) gives the trained network's answers in the
@@ -74,6 +76,40 @@ struct FineTunedFitTests {
         #expect(report.trainingAccuracy == 1, "\(report)")
         let randomHead = try ClassifierTrainer.train(Self.configuration(subset, output: "random"))
         #expect(randomHead.fineTuning?.headFitIterations == nil)
+    }
+
+    /// The base's last block read back computes what the quantized base does (within 10 %);
+    /// the same block with its pointwise filter tripled does not, and is refused before training.
+    @Test func aTailThatDoesNotComputeTheBaseIsRefused() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 2)
+        let base = try FeatureExtractor(base: ClassifierTrainerTests.extractor)
+        let cut = try ModelTail.cut(forBlocks: 1, of: base.baseModel, feature: base.featureTensor)
+        let tail = try ModelTail.reading(base.baseModel, from: cut, to: base.featureTensor)
+        let trunk = try FeatureExtractor(base: ClassifierTrainerTests.extractor, featureTensor: String(cut))
+        let examples = try LabeledImageFolder(subset.data).examples
+        let set = FeatureSet.extract(examples, tasks: [CachedFeatureTask(extractor: try trunk.task(threads: 1), cache: nil)])
+        let network = try TailNetwork(layers: tail.layers, inputShape: tail.cutShape, hiddenUnits: [], classCount: 2, seed: 0)
+        try TailCheck.check(network, tail: tail, base: base, on: set)
+
+        var layers = tail.layers
+        guard
+            case .conv2D(let filter, let shape, let bias, let strideH, let strideW, let padding, let activation) = layers[1]
+                .operation
+        else {
+            Issue.record("the second layer of MobileNet v1's last block is its pointwise convolution: \(layers[1].name)")
+            return
+        }
+        layers[1].operation = .conv2D(
+            filter: filter.map { $0 * 3 }, filterShape: shape, bias: bias, strideH: strideH, strideW: strideW, padding: padding,
+            activation: activation)
+        let wrong = try TailNetwork(layers: layers, inputShape: tail.cutShape, hiddenUnits: [], classCount: 2, seed: 0)
+        do {
+            try TailCheck.check(wrong, tail: tail, base: base, on: set)
+            Issue.record("a tail that does not compute the base was accepted")
+        } catch {
+            #expect(error.message.contains("do not compute in float32 what the quantized base computes"), "\(error.message)")
+            #expect(error.subject == .file(ClassifierTrainerTests.extractor))
+        }
     }
 
     @Test func whatCannotBeTrainedIsRefusedBeforeAnyWork() throws {

@@ -129,6 +129,24 @@ struct TrainingBehaviourTests {
         }
     }
 
+    /// Adam's steps are bounded by the learning rate, so a huge one blows the loss up without a
+    /// NaN: the run stops after the epoch, saying so, instead of giving back a useless network.
+    @Test func aDivergingRunStops() throws {
+        let training = Self.separable(count: 30, seed: 5)
+        var settings = Self.settings(epochs: 15)
+        settings.learningRate = 1e6
+        do {
+            _ = try FineTuner.train(try Self.network(), training: training, validation: nil, settings: settings)
+            Issue.record("a diverging run was accepted")
+        } catch let error as TasksError {
+            #expect(error.message.hasPrefix("The training diverged at epoch 1: its loss is "), "\(error.message)")
+            #expect(
+                error.message.hasSuffix(
+                    "more than 20 times a uniform guess's (1.099) (learning rate 1000000.0): give a lower --learning-rate."),
+                "\(error.message)")
+        }
+    }
+
     static let nanMessage =
         "The training loss became NaN at epoch 1, batch 3 (learning rate 1000000.0): give a lower --learning-rate."
 }

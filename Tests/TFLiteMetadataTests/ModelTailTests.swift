@@ -37,6 +37,21 @@ struct ModelTailTests {
         #expect(try ModelTail.cut(forBlocks: 2, of: bytes, feature: feature) == 160)
     }
 
+    /// MobileNet v1 0.25 fuses no activation: its RELU6 is its outputs' quantization range [0, 6],
+    /// which the float layers must apply (else they compute another model).
+    @Test func aClampLeftToQuantizationIsRead() throws {
+        let (bytes, feature) = try Self.model("mobilenet_v1_0.25_224_quant.tflite")
+        let cut = try ModelTail.cut(forBlocks: 1, of: bytes, feature: feature)
+        let tail = try ModelTail.reading(bytes, from: cut, to: feature)
+        guard case .depthwiseConv2D(_, _, _, _, _, _, _, .relu6) = tail.layers[0].operation,
+            case .conv2D(_, _, _, _, _, _, .relu6) = tail.layers[1].operation,
+            case .averagePool2D(_, _, _, _, _, .none) = tail.layers[2].operation
+        else {
+            Issue.record("unexpected activations: \(tail.layers.map { "\($0.operation)".suffix(40) })")
+            return
+        }
+    }
+
     @Test func lastBlockOfMobileNetV1() throws {
         let (bytes, feature) = try Self.model(Self.v1)
         let tail = try ModelTail.reading(bytes, from: 77, to: feature)

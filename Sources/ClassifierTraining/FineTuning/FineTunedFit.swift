@@ -40,6 +40,7 @@ enum FineTunedFit {
         }
         let (trainingFeatures, validationFeatures) = try photos.features(
             extractor, configuration, since: start, report: &report, progress: progress)
+        if let tail { try TailCheck.check(network, tail: tail, base: base, on: trainingFeatures) }
 
         var settings = settings
         settings.labelSmoothing = configuration.labelSmoothing
@@ -132,7 +133,7 @@ enum FineTunedFit {
         report.stopReason =
             result.stoppedEarly
             ? "stopped after epoch \(result.epochs.count): no lower validation loss in \(settings.patience ?? 0) epochs"
-            : "trained \(result.epochs.count) epochs"
+            : "trained \(result.epochs.count) epoch\(result.epochs.count == 1 ? "" : "s")"
         report.converged = true
     }
 

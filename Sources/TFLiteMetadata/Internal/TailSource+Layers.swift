@@ -110,7 +110,9 @@ extension TailSource {
         return .averagePool2D(
             filterH: filterH, filterW: filterW, strideH: strides.h, strideW: strides.w,
             padding: try padding(options?.uint8(Schema.Pool2DOptions.padding, "padding") ?? 0, index),
-            activation: try activation(options?.uint8(Schema.Pool2DOptions.fusedActivationFunction, "activation") ?? 0, index))
+            // A pool of clamped values stays within their range: no clamp is implied by its quantization.
+            activation: try activation(
+                options?.uint8(Schema.Pool2DOptions.fusedActivationFunction, "activation") ?? 0, index, impliedClamp: false))
     }
 
     /// `MEAN` over axes 1 and 2; without kept dimensions, followed by a reshape to its output.

@@ -55,16 +55,39 @@ extension TailSource {
         }
     }
 
-    /// A fused `ActivationFunctionType`: NONE (0), RELU (1) or RELU6 (3).
-    func activation(_ code: UInt8, _ index: Int) throws -> LayerActivation {
+    /// A fused `ActivationFunctionType`: NONE (0), RELU (1) or RELU6 (3). Older quantized
+    /// models (MobileNet v1 0.25, v2 without labels, AutoML's) fuse NONE and leave the clamp to
+    /// their output's quantization: a range [0, 6] is RELU6, and [0, m] is RELU, so that the
+    /// float layers compute what the quantized ones do (unless `impliedClamp` is false).
+    func activation(_ code: UInt8, _ index: Int, impliedClamp: Bool = true) throws -> LayerActivation {
         switch code {
-        case Schema.ActivationFunctionType.none: return .none
+        case Schema.ActivationFunctionType.none: return impliedClamp ? quantizationClamp(ofOperator: index) : .none
         case Schema.ActivationFunctionType.relu: return .relu
         case Schema.ActivationFunctionType.relu6: return .relu6
         default:
             throw TasksError.invalidArgument(
                 "\(label(operator: index)) has fused activation \(code); training supports NONE (0), RELU (1) and RELU6 (3).")
         }
+    }
+
+    /// The activation operator `index`'s quantized output range implies: RELU6 for [0, 6],
+    /// RELU for [0, m], none for a float output or a range below 0.
+    private func quantizationClamp(ofOperator index: Int) -> LayerActivation {
+        guard let output = graph.operations[index].outputs.first, output >= 0, Int(output) < graph.tensors.count else {
+            return .none
+        }
+        let tensor = graph.tensors[Int(output)]
+        guard tensor.scale.count == 1, tensor.zeroPoint.count == 1, tensor.scale[0] > 0 else { return .none }
+        let lowest: Float
+        let highest: Float
+        switch tensor.typeName {
+        case "UINT8": (lowest, highest) = (0, 255)
+        case "INT8": (lowest, highest) = (-128, 127)
+        default: return .none
+        }
+        let scale = tensor.scale[0], zeroPoint = Float(tensor.zeroPoint[0])
+        guard zeroPoint == lowest else { return .none }
+        return abs(scale * (highest - zeroPoint) - 6) <= scale ? .relu6 : .relu
     }
 
     /// Why operator `index` cannot be trained, with the most blocks `--fine-tune` can take

@@ -21,10 +21,12 @@ struct EmbedCommand: ParsableCommand {
             Each image's result is printed as it is done (table, jsonl, csv); json and npy print at
             the end. npy writes one .npy array to standard output, shape [images, values], float32
             (int8 with --quantize), the first head's embedding per row in input order; when an image
-            fails, its error goes to stderr and no array is written.
+            fails, its error goes to stderr and no array is written. With --files-from FILE, a format
+            other than jsonl reads the list file whole first and runs its images as arguments.
             EXIT STATUS: 0 when every image was embedded, 1 when any failed or the model could not be
-            loaded, 2 for a usage error. With --files-from, images that fail leave the status 0 (each
-            has its error line); it is 1 when the model cannot be loaded or the list cannot be read.
+            loaded, 2 for a usage error. With --files-from answered in jsonl, images that fail leave
+            the status 0 (each has its error line); it is 1 when the model cannot be loaded or the
+            list cannot be read.
             """)
 
     static let format = OutputFormat.option(

@@ -137,6 +137,8 @@ struct TrainCommand: ParsableCommand {
     let progress: Bool
     let verbose: Bool
     let learningRateGiven: Bool
+    /// Options of trained layers given to a frozen run, for a warning.
+    let unusedFineTuningOptions: [String]
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.count == 1, let data = parsed.positionals.first else {
@@ -170,6 +172,7 @@ struct TrainCommand: ParsableCommand {
         settings.threads = try parsed.value(ClassifierOptionGroup.threads)
         self.settings = settings
         learningRateGiven = try parsed.value(Self.learningRate) != nil && settings.fineTuning == nil
+        unusedFineTuningOptions = try FineTuningOptionGroup.unusedOptions(parsed)
         format = try parsed.value(Self.format)
         progress = !parsed.isSet(BatchOptionGroup.noProgress)
         verbose = parsed.isSet(StandardOptions.verbose)
@@ -179,6 +182,11 @@ struct TrainCommand: ParsableCommand {
         if verbose { LiteRTLog.isShown = true }
         if learningRateGiven {
             StandardStreams.warn("warning: --learning-rate is not used: L-BFGS chooses each step by line search")
+        }
+        if !unusedFineTuningOptions.isEmpty {
+            StandardStreams.warn(
+                "warning: \(unusedFineTuningOptions.joined(separator: ", ")) not used: they apply to trained layers "
+                    + "(--fine-tune, --fine-tune-from, --hidden-units); this run fits a head on the frozen base with L-BFGS")
         }
         var line = ProgressLine(total: nil, requested: progress)
         let report: TrainingReport

@@ -89,6 +89,16 @@ enum FineTuningOptionGroup {
         return blocks > 0 || parsed.contains(fineTuneFrom.definition) || !hidden.isEmpty
     }
 
+    /// The options given that only trained layers use, when the run fits the frozen head (for a warning).
+    static func unusedOptions(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
+        guard try !isNeural(parsed) else { return [] }
+        let options: [OptionDefinition] = [
+            batchSize.definition, optimizer.definition, baseLearningRateScale.definition, dropout.definition,
+            classWeights.definition, patience.definition, fitHeadFirst.definition,
+        ]
+        return options.filter { parsed.contains($0) }.map { "--\($0.name)" }
+    }
+
     /// The settings given; nil for the frozen path (no `--fine-tune`, `--fine-tune-from` or `--hidden-units`).
     /// - Parameters:
     ///   - epochs: `--epochs` when given.

@@ -81,7 +81,8 @@ enum TrainingSummary {
         let trained =
             tuning.trainedLayers.isEmpty
             ? "a head on tensor \(tuning.cutTensor)"
-            : "\(tuning.trainedLayers.count) layers of the base from tensor \(tuning.cutTensor) \(tuning.cutShape) and the head"
+            : "\(tuning.trainedLayers.count) layer\(tuning.trainedLayers.count == 1 ? "" : "s") of the base from tensor "
+                + "\(tuning.cutTensor) \(tuning.cutShape) and the head"
         let hidden =
             tuning.hiddenUnits.isEmpty ? "" : " (hidden units \(tuning.hiddenUnits.map(String.init).joined(separator: ",")))"
         let best = tuning.epochs[tuning.bestEpoch - 1]
