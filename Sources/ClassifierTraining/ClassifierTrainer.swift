@@ -78,6 +78,11 @@ package struct TrainingReport: Codable, Sendable {
     /// the same bytes): their accuracy flatters the model.
     package var sharedValidationPhotos = 0
     package var skipped: [Skipped] = []
+    /// The groups of byte-identical photos in the data folder, by path (a split keeps each group
+    /// on one side).
+    package var identicalPhotos: [[String]] = []
+    /// The groups of identical photos filed under more than one class, by path.
+    package var conflictingLabels: [[String]] = []
     package var ignored: [String] = []
     /// The hidden and metadata folders not searched in the data and validation folders
     /// (".ipynb_checkpoints", "__MACOSX", ...: `DirectoryWalker.isMetadataFolder`).

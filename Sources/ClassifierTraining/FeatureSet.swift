@@ -46,27 +46,33 @@ package struct FeatureSet: Sendable {
 
 /// A fixed, seeded split of labelled photos into training and validation photos, class by
 /// class (stratified, as Model Maker's and scikit-learn's splits are asked to be): each class
-/// gives round(fraction × its count) photos to validation, at least one when it has two or more.
+/// gives about round(fraction × its count) photos to validation, at least one when it has two or
+/// more. Identical photos (the same `digests`) go to the same side, so that no validation photo
+/// is a copy of a training photo of its class; a group counts as all its photos.
 package enum ValidationSplit {
+    /// - Parameter digests: each example's content digest (`PhotoDuplicates.digests`); nil, or a
+    ///   nil entry, treats the photo as unique.
     /// - Precondition: 0 < `fraction` < 1.
     package static func split(
-        _ examples: [LabeledImageFolder.Example], fraction: Double, seed: UInt64
+        _ examples: [LabeledImageFolder.Example], fraction: Double, seed: UInt64, digests: [String?]? = nil
     ) -> (training: [LabeledImageFolder.Example], validation: [LabeledImageFolder.Example]) {
         var generator = SplitMix64(seed: seed)
-        var training: [LabeledImageFolder.Example] = []
-        var validation: [LabeledImageFolder.Example] = []
-        let classes = Dictionary(grouping: examples, by: \.label)
+        var validationIndexes = Set<Int>()
+        let classes = Dictionary(grouping: examples.indices, by: { examples[$0].label })
         for label in classes.keys.sorted() {
-            var members = classes[label] ?? []
-            members.shuffle(using: &generator)
-            let count = members.count < 2 ? 0 : max(1, Int((fraction * Double(members.count)).rounded()))
-            validation += members.prefix(count)
-            training += members.dropFirst(count)
+            let members = classes[label] ?? []
+            var groups = Dictionary(grouping: members) { index in digests?[index] ?? "path:\(index)" }.values
+                .map { $0 }.sorted { $0[0] < $1[0] }
+            groups.shuffle(using: &generator)
+            let target = members.count < 2 ? 0 : max(1, Int((fraction * Double(members.count)).rounded()))
+            var taken = 0
+            for group in groups where taken < target && members.count - taken - group.count >= 1 {
+                validationIndexes.formUnion(group)
+                taken += group.count
+            }
         }
-        let order = Dictionary(uniqueKeysWithValues: examples.enumerated().map { ($1.input.path.description, $0) })
-        let byOrder = { (a: LabeledImageFolder.Example, b: LabeledImageFolder.Example) in
-            order[a.input.path.description, default: 0] < order[b.input.path.description, default: 0]
-        }
-        return (training.sorted(by: byOrder), validation.sorted(by: byOrder))
+        let training = examples.indices.filter { !validationIndexes.contains($0) }.map { examples[$0] }
+        let validation = examples.indices.filter { validationIndexes.contains($0) }.map { examples[$0] }
+        return (training, validation)
     }
 }

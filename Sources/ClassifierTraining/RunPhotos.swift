@@ -26,12 +26,15 @@ struct RunPhotos {
                 "The folder has one class ('\(folder.classes[0])'); a classifier needs at least two class folders.",
                 subject: .file(configuration.data.description))
         }
+        let duplicates = PhotoDuplicates(folder.examples)
         let other: LabeledImageFolder?
-        (training, validation, other) = try Self.examples(folder, configuration)
+        (training, validation, other) = try Self.examples(folder, configuration, digests: duplicates.digests)
         var report = TrainingReport()
         report.classes = folder.classes
         report.sharedValidationPhotos = Self.sharedPhotos(training, validation)
         report.ignored = (folder.ignored + (other?.ignored ?? [])).map(\.description)
+        report.identicalPhotos = duplicates.paths(duplicates.groups, in: folder.examples)
+        report.conflictingLabels = duplicates.paths(duplicates.conflicting, in: folder.examples)
         report.skippedFolders = (folder.skippedFolders + (other?.skippedFolders ?? [])).map(\.description)
         self.report = report
     }
@@ -91,14 +94,16 @@ struct RunPhotos {
     }
 
     /// The training and validation photos, and the validation folder when there is one.
+    /// - Parameter digests: each example's content digest, so that a split keeps copies together.
     private static func examples(
-        _ folder: LabeledImageFolder, _ configuration: TrainingConfiguration
+        _ folder: LabeledImageFolder, _ configuration: TrainingConfiguration, digests: [String?]
     ) throws(TasksError) -> ([LabeledImageFolder.Example], [LabeledImageFolder.Example], LabeledImageFolder?) {
         switch configuration.validation {
         case .none:
             return (folder.examples, [], nil)
         case .split(let fraction):
-            let (training, validation) = ValidationSplit.split(folder.examples, fraction: fraction, seed: configuration.seed)
+            let (training, validation) = ValidationSplit.split(
+                folder.examples, fraction: fraction, seed: configuration.seed, digests: digests)
             return (training, validation, nil)
         case .folder(let path):
             let other = try LabeledImageFolder(path)

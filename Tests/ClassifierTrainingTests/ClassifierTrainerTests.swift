@@ -146,6 +146,44 @@ struct ClassifierTrainerTests {
         #expect(Set(training.map(\.input.path.description)).isDisjoint(with: validation.map(\.input.path.description)))
     }
 
+    /// Copies of photos stay on one side of every split (seeds 0-7), and are listed; a copy filed
+    /// under another class is a conflicting label, listed too.
+    @Test func identicalPhotosStayOnOneSide() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 10)
+        let hats = subset.url("data/hat")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: hats.path).sorted()
+        for photo in photos.prefix(4) {
+            try FileManager.default.copyItem(
+                at: hats.appendingPathComponent(photo), to: hats.appendingPathComponent("copy-" + photo))
+        }
+        try FileManager.default.copyItem(
+            at: hats.appendingPathComponent(photos[9]), to: subset.url("data/shoes/a-hat-" + photos[9]))
+        let folder = try LabeledImageFolder(subset.data)
+        let duplicates = PhotoDuplicates(folder.examples)
+        #expect(duplicates.groups.count == 5 && duplicates.conflicting.count == 1)
+        for seed in UInt64(0)..<8 {
+            let (training, validation) = ValidationSplit.split(
+                folder.examples, fraction: 0.3, seed: seed, digests: duplicates.digests)
+            let digest = Dictionary(uniqueKeysWithValues: zip(folder.examples.map(\.input.path.description), duplicates.digests))
+            let trained = Set(training.filter { $0.label == 0 }.compactMap { digest[$0.input.path.description] ?? nil })
+            let validated = Set(validation.filter { $0.label == 0 }.compactMap { digest[$0.input.path.description] ?? nil })
+            #expect(trained.isDisjoint(with: validated), "seed \(seed)")
+            #expect(training.count + validation.count == 25)
+        }
+        var configuration = subset.configuration(output: "listed")
+        configuration.validation = .split(0.3)
+        let report = try ClassifierTrainer.fit(configuration).1
+        #expect(report.identicalPhotos.count == 5 && report.identicalPhotos.allSatisfy { $0.count == 2 })
+        #expect(
+            report.identicalPhotos.first
+                == [hats.appendingPathComponent(photos[0]).path, hats.appendingPathComponent("copy-" + photos[0]).path].sorted())
+        #expect(
+            report.conflictingLabels == [
+                [hats.appendingPathComponent(photos[9]).path, subset.url("data/shoes/a-hat-" + photos[9]).path]
+            ])
+        #expect(report.sharedValidationPhotos <= 1, "only the conflicting copy can be on both sides")
+    }
+
     /// A cache entry of the right size that a crash zeroed is not trusted: the features are
     /// computed again and the model is the one an uncached run makes.
     @Test func aDamagedCacheEntryIsComputedAgain() throws {

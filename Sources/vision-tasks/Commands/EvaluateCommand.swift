@@ -1,3 +1,4 @@
+import ClassifierTraining
 import Foundation
 import ImageTasks
 import TasksCommon
@@ -89,6 +90,12 @@ struct EvaluateCommand: ParsableCommand {
                 "\(TableText.escaped(path.description)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
         SkippedFolders.warn(dataset.skippedFolders)
+        let duplicates = PhotoDuplicates(dataset.examples)
+        for group in duplicates.paths(duplicates.conflicting, in: dataset.examples) {
+            StandardStreams.warn(
+                "warning: identical photos filed under different classes (conflicting labels): "
+                    + group.map(TableText.escaped).joined(separator: ", "))
+        }
         var evaluation = DatasetEvaluation(folder: dataset, topK: topK)
         let workers = max(1, min(jobs, dataset.examples.count))
         let processing = ImageProcessing(fastDecoding: decoding == .fast)

@@ -202,6 +202,16 @@ struct TrainCommand: ParsableCommand {
             StandardStreams.warn("\(TableText.escaped(path)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
         report.skippedFolders.map(SkippedFolders.line).forEach(StandardStreams.warn)
+        for group in report.identicalPhotos where !report.conflictingLabels.contains(group) {
+            StandardStreams.warn(
+                "warning: identical photos (kept on one side of a split): \(group.map(TableText.escaped).joined(separator: ", "))"
+            )
+        }
+        for group in report.conflictingLabels {
+            StandardStreams.warn(
+                "warning: identical photos filed under different classes (conflicting labels): "
+                    + group.map(TableText.escaped).joined(separator: ", "))
+        }
         if report.sharedValidationPhotos > 0 {
             StandardStreams.warn(
                 "warning: \(report.sharedValidationPhotos) validation photos are training photos too (the same files or copies); "
