@@ -90,12 +90,6 @@ struct EvaluateCommand: ParsableCommand {
                 "\(TableText.escaped(path.description)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
         SkippedFolders.warn(dataset.skippedFolders)
-        let duplicates = PhotoDuplicates(dataset.examples)
-        for group in duplicates.paths(duplicates.conflicting, in: dataset.examples) {
-            StandardStreams.warn(
-                "warning: identical photos filed under different classes (conflicting labels): "
-                    + group.map(TableText.escaped).joined(separator: ", "))
-        }
         var evaluation = DatasetEvaluation(folder: dataset, topK: topK)
         let workers = max(1, min(jobs, dataset.examples.count))
         let processing = ImageProcessing(fastDecoding: decoding == .fast)
@@ -112,6 +106,13 @@ struct EvaluateCommand: ParsableCommand {
         } catch {
             StandardStreams.reportError(error)
             return 1
+        }
+        // After the model's checks: a run refused at once gets its error alone.
+        let duplicates = PhotoDuplicates(dataset.examples)
+        for group in duplicates.paths(duplicates.conflicting, in: dataset.examples) {
+            StandardStreams.warn(
+                "warning: identical photos filed under different classes (conflicting labels): "
+                    + group.map(TableText.escaped).joined(separator: ", "))
         }
         var progressLine = ProgressLine(total: dataset.examples.count, requested: progress)
         var done = 0
