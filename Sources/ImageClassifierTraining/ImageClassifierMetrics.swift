@@ -2,7 +2,8 @@ import Foundation
 import ImageTasks
 
 /// How a classifier did on labelled photos, as scikit-learn computes it: accuracy, top-k
-/// accuracy, per-class precision, recall, F1 and support, and the confusion matrix.
+/// accuracy, per-class precision, recall, F1 and support, their macro and weighted averages
+/// (`classification_report`'s rows), and the confusion matrix.
 public struct ImageClassifierMetrics: Sendable, Equatable {
     /// One class's figures.
     public struct ClassMetrics: Sendable, Equatable {
@@ -32,6 +33,11 @@ public struct ImageClassifierMetrics: Sendable, Equatable {
     public let topKAccuracy: Double
     /// Each class's figures, in `classes` order.
     public let perClass: [ClassMetrics]
+    /// The classes' unweighted mean precision, recall and F1 (scikit-learn's "macro avg"; its
+    /// `name` is "macro avg", its support every photo's).
+    public let macroAverage: ClassMetrics
+    /// The classes' mean weighted by support (scikit-learn's "weighted avg").
+    public let weightedAverage: ClassMetrics
     /// `confusionMatrix[true][predicted]`, in `classes` order.
     public let confusionMatrix: [[Int]]
     /// Per true class, the photos whose first prediction is another category of the model.
@@ -47,6 +53,12 @@ public struct ImageClassifierMetrics: Sendable, Equatable {
         perClass = metrics.perClass.map {
             ClassMetrics(name: $0.name, precision: $0.precision, recall: $0.recall, f1: $0.f1, support: $0.support)
         }
+        let average = { (name: String, figures: ClassificationMetrics.AverageMetrics) in
+            ClassMetrics(
+                name: name, precision: figures.precision, recall: figures.recall, f1: figures.f1, support: figures.support)
+        }
+        macroAverage = average("macro avg", metrics.macroAverage)
+        weightedAverage = average("weighted avg", metrics.weightedAverage)
         confusionMatrix = metrics.confusionMatrix
         otherPredictions = metrics.otherPredictions
     }

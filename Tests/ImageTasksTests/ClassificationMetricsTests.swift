@@ -1,7 +1,8 @@
 import ImageTasks
 import Testing
 
-/// `ClassificationMetrics` against scikit-learn 1.9.1 on the same 13 predictions
+/// `ClassificationMetrics` against scikit-learn 1.9.1 on the same 13 predictions (and 7 with
+/// predictions outside the classes), per class and averaged
 /// (`Tests/Reference/sklearn_metrics_reference.py` prints the figures).
 struct ClassificationMetricsTests {
     static let labels = [0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 0, 1]
@@ -28,6 +29,18 @@ struct ClassificationMetricsTests {
             #expect(ours.support == theirs.support, "\(ours)")
         }
         #expect(metrics.perClass.map(\.name) == ["a", "b", "c", "d"])
+        Self.expectAverage(metrics.macroAverage, 0.41666666666666663, 0.47916666666666663, 0.43571428571428567, 13)
+        Self.expectAverage(metrics.weightedAverage, 0.47435897435897434, 0.5384615384615384, 0.4923076923076923, 13)
+    }
+
+    /// scikit-learn's `precision_recall_fscore_support(average: "macro" / "weighted", zero_division=0)`.
+    static func expectAverage(
+        _ ours: ClassificationMetrics.AverageMetrics, _ precision: Double, _ recall: Double, _ f1: Double, _ support: Int
+    ) {
+        #expect(abs(ours.precision - precision) < 1e-15, "\(ours)")
+        #expect(abs(ours.recall - recall) < 1e-15, "\(ours)")
+        #expect(abs(ours.f1 - f1) < 1e-15, "\(ours)")
+        #expect(ours.support == support, "\(ours)")
     }
 
     @Test func noPhotoGivesZeros() {
@@ -49,5 +62,7 @@ struct ClassificationMetricsTests {
         #expect(metrics.perClass.map(\.support) == [2, 2, 2, 1])
         #expect(abs(metrics.perClass[1].f1 - 0.6666666666666666) < 1e-15)
         #expect(abs(metrics.topKAccuracy - 5.0 / 7) < 1e-15, "the second prediction counts for top-2")
+        Self.expectAverage(metrics.macroAverage, 0.625, 0.375, 0.45833333333333326, 7)
+        Self.expectAverage(metrics.weightedAverage, 0.7142857142857143, 0.42857142857142855, 0.5238095238095237, 7)
     }
 }

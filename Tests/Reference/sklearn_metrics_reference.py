@@ -20,3 +20,9 @@ p2 = [0,4,1,4,2,0,4]
 p,r,f,s = precision_recall_fscore_support(y2, p2, labels=[0,1,2,3], zero_division=0)
 print("other precision", list(map(float,p))); print("other recall", list(map(float,r))); print("other f1", list(map(float,f))); print("other support", list(map(int,s)))
 print("other cm", confusion_matrix(y2, p2, labels=[0,1,2,3]).tolist(), "acc", accuracy_score(y2, p2))
+# classification_report's "macro avg" and "weighted avg" rows: average="macro" and "weighted"
+for average in ["macro", "weighted"]:
+    p,r,f,_ = precision_recall_fscore_support(y, pred, labels=[0,1,2,3], average=average, zero_division=0)
+    print(average, float(p), float(r), float(f))
+    p,r,f,_ = precision_recall_fscore_support(y2, p2, labels=[0,1,2,3], average=average, zero_division=0)
+    print("other", average, float(p), float(r), float(f))

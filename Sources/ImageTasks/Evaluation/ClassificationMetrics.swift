@@ -6,7 +6,8 @@ import Foundation
 /// zero denominator is 0, its `zero_division` default) and `confusion_matrix` compute them.
 ///
 /// JSON (`evaluate --format json`): `{"classes", "count", "accuracy", "topK", "topKAccuracy",
-/// "perClass": [{"name", "precision", "recall", "f1", "support"}], "confusionMatrix",
+/// "perClass": [{"name", "precision", "recall", "f1", "support"}], "macroAverage",
+/// "weightedAverage" (`{"precision", "recall", "f1", "support"}`), "confusionMatrix",
 /// "otherPredictions"}`, the matrix's rows the true classes and its columns the predicted ones,
 /// in `classes` order; `otherPredictions[c]` counts the photos of class c whose first
 /// prediction is none of the classes (a category of the model that is no class of the folder):
@@ -25,6 +26,31 @@ package struct ClassificationMetrics: Codable, Equatable, Sendable {
         package let support: Int
     }
 
+    /// An average of the classes' figures: scikit-learn's `classification_report` rows "macro
+    /// avg" (each class counts once) and "weighted avg" (each class by its support), as
+    /// `precision_recall_fscore_support(average:)` computes them (its F1 the average of the
+    /// classes' F1, not the F1 of the averages).
+    package struct AverageMetrics: Codable, Equatable, Sendable {
+        package let precision: Double
+        package let recall: Double
+        package let f1: Double
+        /// The photos counted (every class's support).
+        package let support: Int
+
+        /// The average of `classes` with `weights` (nil: each class once); zeros when they weigh nothing.
+        init(_ classes: [ClassMetrics], weights: [Double]?) {
+            let weights = weights ?? classes.map { _ in 1 }
+            let total = weights.reduce(0, +)
+            func mean(_ value: (ClassMetrics) -> Double) -> Double {
+                total == 0 ? 0 : zip(classes, weights).reduce(0) { $0 + value($1.0) * $1.1 } / total
+            }
+            precision = mean(\.precision)
+            recall = mean(\.recall)
+            f1 = mean(\.f1)
+            support = classes.reduce(0) { $0 + $1.support }
+        }
+    }
+
     package let classes: [String]
     /// The photos counted (those that could be classified).
     package let count: Int
@@ -35,6 +61,10 @@ package struct ClassificationMetrics: Codable, Equatable, Sendable {
     /// The share of photos whose class is among their first `topK` predictions.
     package let topKAccuracy: Double
     package let perClass: [ClassMetrics]
+    /// The classes' unweighted mean (scikit-learn's "macro avg").
+    package let macroAverage: AverageMetrics
+    /// The classes' mean weighted by their support (scikit-learn's "weighted avg").
+    package let weightedAverage: AverageMetrics
     /// `confusionMatrix[true][predicted]`: photos of class `true` predicted as `predicted`.
     package let confusionMatrix: [[Int]]
     /// Per true class, the photos predicted as none of the classes.
@@ -75,6 +105,8 @@ package struct ClassificationMetrics: Codable, Equatable, Sendable {
             let f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
             return ClassMetrics(name: classes[c], precision: precision, recall: recall, f1: f1, support: support)
         }
+        macroAverage = AverageMetrics(perClass, weights: nil)
+        weightedAverage = AverageMetrics(perClass, weights: perClass.map { Double($0.support) })
     }
 
     private static func ratio(_ numerator: Int, _ denominator: Int) -> Double {

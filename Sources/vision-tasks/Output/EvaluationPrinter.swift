@@ -61,11 +61,18 @@ struct EvaluationPrinter {
                 + "top-\(metrics.topK) accuracy \(Self.figure(metrics.topKAccuracy))",
             "",
         ]
-        let rows = metrics.perClass.map {
+        var rows = metrics.perClass.map {
             [
                 TableText.escaped($0.name), Self.figure($0.precision), Self.figure($0.recall), Self.figure($0.f1),
                 String($0.support),
             ]
+        }
+        // scikit-learn's classification_report rows.
+        for (name, average) in [("macro avg", metrics.macroAverage), ("weighted avg", metrics.weightedAverage)] {
+            rows.append([
+                name, Self.figure(average.precision), Self.figure(average.recall), Self.figure(average.f1),
+                String(average.support),
+            ])
         }
         lines += TableText.aligned(
             header: ["class", "precision", "recall", "f1", "support"], rows: rows, indent: "  ", rightAligned: [1, 2, 3, 4])
