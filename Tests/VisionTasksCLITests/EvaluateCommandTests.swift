@@ -121,7 +121,7 @@ struct EvaluateCommandTests {
                 try folder([], photo: false),
                 "The folder has no class folders: put each class's photos in a sub-folder named after the class."
             ),
-            (try folder(["tabby", "empty"], photo: false), "The class folder 'empty' has no .jpg, .jpeg, .png or .webp photo."),
+            (try folder(["tabby", "empty"], photo: false), "No class folder has a .jpg, .jpeg, .png or .webp photo."),
             (
                 try folder(["Tabby", "tabby"], photo: true),
                 "The class folders 'Tabby' and 'tabby' differ only by case; rename or merge them."
@@ -140,6 +140,19 @@ struct EvaluateCommandTests {
                 "error: INVALID_ARGUMENT: \(Fixture.quantModel): The model has no category named 'no such class': "
                     + "its labels must include every class folder's name."
             ], "\(run)")
+        // A class folder without photos is a class with support 0, said so; the others are measured.
+        let withEmpty = try folder(["tabby"], photo: true)
+        try FileManager.default.createDirectory(
+            atPath: withEmpty + "/tiger cat", withIntermediateDirectories: true)
+        let empty = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--format", "json", withEmpty])
+        #expect(empty.status == 0, "\(empty)")
+        #expect(
+            empty.diagnostics == [
+                "warning: the class folder 'tiger cat' has no .jpg, .jpeg, .png or .webp photo: it is counted as a class with support 0"
+            ], "\(empty)")
+        let figures = try #require(empty.jsonObjects(format: "json").first)
+        #expect(figures["classes"] as? [String] == ["tabby", "tiger cat"])
+        #expect((figures["perClass"] as? [[String: Any]])?.map { $0["support"] as? Int } == [1, 0])
         let two = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, unknown, unknown])
         #expect(two.status == 2 && two.stderr.contains("give one FOLDER of class folders, got 2 arguments"), "\(two)")
     }

@@ -33,12 +33,18 @@ package struct LabeledImageFolder: Sendable {
     package let ignored: [FileSystemPath]
     /// The hidden and metadata folders not searched, at any depth, sorted.
     package let skippedFolders: [FileSystemPath]
+    /// The classes whose folder holds no photo (kept only when `keepingEmptyClasses`).
+    package let emptyClasses: [String]
 
     /// Reads the layout of `root`.
+    /// - Parameter keepingEmptyClasses: keep a class folder without photos as a class (listed
+    ///   in `emptyClasses`: `evaluate` counts it with support 0) instead of refusing it (`train`:
+    ///   a class needs photos to be learnt).
     /// - Throws: `TasksError` naming the folder: it cannot be read; it has no sub-folder; a
-    ///   class folder has no photo; two class names differ only by case (they would be one
-    ///   class on a file system that ignores case, and are easily confused).
-    package init(_ root: FileSystemPath) throws(TasksError) {
+    ///   class folder has no photo (unless `keepingEmptyClasses`; then when no class has one);
+    ///   two class names differ only by case (they would be one class on a file system that
+    ///   ignores case, and are easily confused).
+    package init(_ root: FileSystemPath, keepingEmptyClasses: Bool = false) throws(TasksError) {
         let (all, topLevel) = try DirectoryWalker.contents(of: root)
         // Hidden folders (.git) and the resource folders macOS zips carry are no classes.
         let folders = all.filter { !Self.isHiddenOrSystem($0) }
@@ -52,6 +58,7 @@ package struct LabeledImageFolder: Sendable {
         var examples: [Example] = []
         var ignored = topLevel
         var seen: [String: String] = [:]
+        var emptyClasses: [String] = []
         for folder in folders {
             let name = String(decoding: folder.bytes.split(separator: UInt8(ascii: "/")).last ?? [], as: UTF8.self)
             if let other = seen[name.lowercased()] {
@@ -61,14 +68,20 @@ package struct LabeledImageFolder: Sendable {
             }
             seen[name.lowercased()] = name
             let photos = DirectoryWalker.images(under: folder, ignored: &ignored, skippedFolders: &skippedFolders)
-            guard !photos.isEmpty else {
+            if photos.isEmpty { emptyClasses.append(name) }
+            guard !photos.isEmpty || keepingEmptyClasses else {
                 throw .invalidArgument(
                     "The class folder '\(name)' has no .jpg, .jpeg, .png or .webp photo.", subject: .file(root.description))
             }
             examples += photos.map { Example(input: $0, label: classes.count) }
             classes.append(name)
         }
+        guard !examples.isEmpty else {
+            throw .invalidArgument(
+                "No class folder has a .jpg, .jpeg, .png or .webp photo.", subject: .file(root.description))
+        }
         self.root = root
+        self.emptyClasses = emptyClasses
         self.classes = classes
         self.examples = examples
         self.ignored = ignored

@@ -80,7 +80,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws(UsageError) -> Int32 {
         let dataset: LabeledImageFolder
         do throws(TasksError) {
-            dataset = try LabeledImageFolder(folder)
+            dataset = try LabeledImageFolder(folder, keepingEmptyClasses: true)
         } catch {
             StandardStreams.reportError(error)
             return 1
@@ -90,6 +90,11 @@ struct EvaluateCommand: ParsableCommand {
                 "\(TableText.escaped(path.description)): ignored: not a .jpg, .jpeg, .png or .webp photo in a class folder")
         }
         SkippedFolders.warn(dataset.skippedFolders)
+        for name in dataset.emptyClasses {
+            StandardStreams.warn(
+                "warning: the class folder '\(TableText.escaped(name))' has no .jpg, .jpeg, .png or .webp photo: "
+                    + "it is counted as a class with support 0")
+        }
         var evaluation = DatasetEvaluation(folder: dataset, topK: topK)
         let workers = max(1, min(jobs, dataset.examples.count))
         let processing = ImageProcessing(fastDecoding: decoding == .fast)
