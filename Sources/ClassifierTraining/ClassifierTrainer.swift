@@ -27,6 +27,8 @@ package struct TrainingConfiguration: Sendable {
     package var featureTensor: String?
     /// λ of the objective; nil is 1/N, scikit-learn's `LogisticRegression(C=1)`.
     package var l2Strength: Double?
+    /// Choose λ on the validation photos (`PenaltySearch`: `--l2 auto`) instead of `l2Strength`.
+    package var searchesL2 = false
     package var labelSmoothing: Double = 0
     /// The most L-BFGS iterations (each a pass over all the features: an epoch).
     package var maxIterations: Int = 10_000
@@ -92,6 +94,15 @@ package struct TrainingReport: Codable, Sendable {
     package var iterations = 0
     package var objective = 0.0
     package var gradientNorm = 0.0
+    /// One λ tried by `--l2 auto`, with its validation figures.
+    package struct PenaltyTrial: Codable, Sendable, Equatable {
+        package let l2: Double
+        package let validationAccuracy: Double
+        /// The mean cross-entropy of the validation photos.
+        package let validationLoss: Double
+    }
+    /// With `--l2 auto`: each λ tried, in order; `l2Strength` is the one chosen. Empty otherwise.
+    package var l2Grid: [PenaltyTrial] = []
     package var stopReason = ""
     /// Whether a convergence test stopped the fit (else it stopped at `maxIterations` or where
     /// the line search could go no further, and the model is the last point reached).
@@ -162,11 +173,15 @@ package enum ClassifierTrainer {
         let data = try TrainingSet(
             features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels,
             classCount: photos.folder.classes.count)
-        let λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
-        let options = SoftmaxRegressionOptions(
+        var λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
+        var options = SoftmaxRegressionOptions(
             l2Strength: λ, labelSmoothing: configuration.labelSmoothing, maxIterations: configuration.maxIterations,
             gradientTolerance: configuration.gradientTolerance)
         let fitStart = ContinuousClock.now
+        if configuration.searchesL2 {
+            (λ, report.l2Grid) = try PenaltySearch.choose(data, validation: validationFeatures, options: options)
+            options.l2Strength = λ
+        }
         let fit = try SoftmaxRegression.fit(data, options: options) { progress(.iteration($0)) }
         report.fitSeconds = seconds(since: fitStart)
         report.l2Strength = λ

@@ -66,6 +66,9 @@ public enum ImageClassifierTrainer {
         public var validation: Validation = .none
         /// λ of the objective's penalty (λ/2)·|W|², per photo; nil is 1/N (scikit-learn's `C = 1`).
         public var l2Penalty: Double?
+        /// Choose `l2Penalty` on the validation photos instead: scikit-learn's C = 10, 3, 1, 0.3,
+        /// 0.1, 0.03, 0.01 are fitted and the best validation accuracy kept. Needs `validation`. Default false.
+        public var searchesL2Penalty = false
         /// ε in [0, 1): targets (1 − ε) on the photo's class plus ε spread over all classes. Default 0.
         public var labelSmoothing = 0.0
         /// The most L-BFGS iterations (each a pass over all the features). Default 10,000; the
@@ -118,6 +121,7 @@ public enum ImageClassifierTrainer {
         }
         configuration.featureTensor = parameters.featureTensorName
         configuration.l2Strength = parameters.l2Penalty
+        configuration.searchesL2 = parameters.searchesL2Penalty
         configuration.labelSmoothing = parameters.labelSmoothing
         configuration.maxIterations = parameters.maxIterations
         configuration.augment = parameters.augmentation

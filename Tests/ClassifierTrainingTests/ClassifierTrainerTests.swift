@@ -146,6 +146,27 @@ struct ClassifierTrainerTests {
         #expect(Set(training.map(\.input.path.description)).isDisjoint(with: validation.map(\.input.path.description)))
     }
 
+    /// `--l2 auto`: every λ of the grid fitted and measured on the validation photos, the best kept
+    /// (its validation accuracy is the grid's best); without validation photos, refused.
+    @Test func thePenaltyIsChosenOnTheValidationPhotos() throws {
+        let subset = try Subset(classes: ["hat", "shoes", "skirt"], count: 6)
+        var configuration = subset.configuration(output: "auto")
+        configuration.searchesL2 = true
+        let report = try ClassifierTrainer.train(configuration)
+        #expect(report.l2Grid.count == 7)
+        #expect(report.l2Grid.map(\.l2) == [10, 3, 1, 0.3, 0.1, 0.03, 0.01].map { 1 / ($0 * 12) })
+        let best = try #require(report.l2Grid.map(\.validationAccuracy).max())
+        #expect(report.l2Grid.contains { $0.l2 == report.l2Strength && $0.validationAccuracy == best })
+        #expect(report.validationAccuracy == best, "the model is the chosen fit")
+        var without = subset.configuration(output: "never")
+        without.validation = .none
+        without.searchesL2 = true
+        #expect(
+            throws: TasksError.invalidArgument(
+                "--l2 auto chooses the penalty on validation photos: give --validation DIR or --validation-split F.")
+        ) { try ClassifierTrainer.train(without) }
+    }
+
     /// Copies of photos stay on one side of every split (seeds 0-7), and are listed; a copy filed
     /// under another class is a conflicting label, listed too.
     @Test func identicalPhotosStayOnOneSide() throws {

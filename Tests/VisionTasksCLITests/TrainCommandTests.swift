@@ -117,6 +117,11 @@ struct TrainCommandTests {
                 "--hidden-units expects 1 to 4 layer sizes between 1 and 16384 separated by commas, got '256,x'"
             ),
             (["--fine-tune", "1", "--optimizer", "rmsprop"], "--optimizer must be adam or sgd, got 'rmsprop'"),
+            (
+                ["--fine-tune", "1", "--l2", "auto"],
+                "--l2 auto chooses the frozen head's penalty; give a number with --fine-tune"
+            ),
+            (["--l2", "much"], "--l2 expects a number >= 0 or auto, got 'much'"),
             (["--fine-tune", "1", "--dropout", "1"], "--dropout expects a number in [0, 1), got '1'"),
             (["--fine-tune", "1", "--learning-rate", "0"], "--learning-rate expects a number > 0, got 0.0"),
             (["--fine-tune", "1", "--class-weights", "auto"], "--class-weights must be none or balanced, got 'auto'"),

@@ -70,15 +70,23 @@ struct TrainCommand: ParsableCommand {
     }
     static let featureTensor = Option<String?>(
         name: "feature-tensor", valueName: "NAME", help: "The base's tensor to train on (a name or an index); found by default.")
-    static let l2 = Option<Double?>(
+    /// `--l2`: a penalty, or `auto` to choose it on the validation photos.
+    enum Penalty: Equatable {
+        case strength(Double)
+        case auto
+    }
+    static let l2 = Option<Penalty?>(
         name: "l2", valueName: "L",
-        help: "The L2 penalty on the head's weights, per photo (l2/2 · |W|² is added to the mean loss).", default: nil,
-        defaultDescription: "1/N, scikit-learn's C = 1"
+        help: "The L2 penalty on the head's weights, per photo (l2/2 · |W|² is added to the mean loss); auto fits "
+            + "scikit-learn's C = 10, 3, 1, 0.3, 0.1, 0.03, 0.01 (l2 = 1/(C·N)) and keeps the best on the validation photos. "
+            + "With trained layers: their weight decay.", default: nil,
+        defaultDescription: "1/N, scikit-learn's C = 1; 0 with trained layers"
     ) { text throws(UsageError) in
+        if text == "auto" { return .auto }
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw UsageError("--l2 expects a number >= 0, got '\(text)'")
+            throw UsageError("--l2 expects a number >= 0 or auto, got '\(text)'")
         }
-        return value
+        return .strength(value)
     }
     static let labelSmoothing = Option<Double>(
         name: "label-smoothing", valueName: "E",
@@ -155,12 +163,20 @@ struct TrainCommand: ParsableCommand {
         settings.validation = folder.map { .folder(FileSystemPath($0)) } ?? split.map { .split($0) } ?? .none
         settings.seed = try parsed.value(Self.seed)
         settings.featureTensor = try parsed.value(Self.featureTensor)
-        settings.l2Strength = try parsed.value(Self.l2)
+        let penalty = try parsed.value(Self.l2)
+        if case .strength(let value) = penalty { settings.l2Strength = value }
+        settings.searchesL2 = penalty == .auto
         settings.labelSmoothing = try parsed.value(Self.labelSmoothing)
         settings.maxIterations = try parsed.value(Self.epochs)
         let epochsGiven = parsed.contains(Self.epochs.definition) ? settings.maxIterations : nil
         settings.fineTuning = try FineTuningOptionGroup.settings(
             parsed, epochs: epochsGiven, learningRate: try parsed.value(Self.learningRate))
+        if settings.fineTuning != nil {
+            guard penalty != .auto else {
+                throw UsageError("--l2 auto chooses the frozen head's penalty; give a number with --fine-tune")
+            }
+            settings.fineTuning?.weightDecay = settings.l2Strength ?? 0
+        }
         settings.quantize = parsed.isSet(Self.quantize)
         settings.augment = parsed.isSet(Self.augment)
         settings.version = try parsed.value(Self.version)

@@ -74,7 +74,13 @@ enum TrainingSummary {
     /// The fit: L-BFGS's iterations, or the epochs of trained layers and the best one.
     private static func fitLine(_ report: TrainingReport) -> String {
         guard let tuning = report.fineTuning else {
-            return "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), "
+            let grid =
+                report.l2Grid.isEmpty
+                ? ""
+                : "l2 chosen on the validation photos from "
+                    + report.l2Grid.map { "\(String(format: "%.3g", $0.l2)) (\(String(format: "%.5f", $0.validationAccuracy)))" }
+                    .joined(separator: ", ") + "\n"
+            return grid + "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), "
                 + "loss \(String(format: "%.6f", report.objective)), l2 \(String(format: "%.3g", report.l2Strength)), "
                 + "\(String(format: "%.1f", report.fitSeconds)) s"
         }
