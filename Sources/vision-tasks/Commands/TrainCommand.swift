@@ -14,11 +14,12 @@ struct TrainCommand: ParsableCommand {
             Model Maker's layout; classes sorted by name). Each photo goes through the base model,
             cut at its features: an embedder's output, or a classifier's pre-logits (the input of
             its last fully connected or 1x1 convolution layer before the softmax), found by itself
-            or named with --feature-tensor. The base stays frozen. A softmax head is fitted on the
-            features, full batch, with L-BFGS (liblbfgs) to the optimum of its convex objective:
-            the mean cross-entropy plus (l2/2)·|W|² (the bias not penalized), scikit-learn's
-            LogisticRegression(C) for l2 = 1/(C·N). Features are cached by base model and photo
-            content, so a second run with other options computes only what is new.
+            or named with --feature-tensor. By default the base stays frozen: a softmax head is
+            fitted on the features, full batch, with L-BFGS (liblbfgs) to the optimum of its convex
+            objective: the mean cross-entropy plus (l2/2)·|W|² (the bias not penalized),
+            scikit-learn's LogisticRegression(C) for l2 = 1/(C·N); --l2 auto chooses l2 on the
+            validation photos. Features are cached by base model and photo content, so a second
+            run with other options computes only what is new.
 
             --fine-tune K trains the base's last K blocks with the head instead (Model Maker's
             do_fine_tuning; a block: the layers between two tensors that the rest of the graph
@@ -62,7 +63,9 @@ struct TrainCommand: ParsableCommand {
         return value
     }
     static let seed = Option<UInt64>(
-        name: "seed", valueName: "N", help: "Seeds the validation split and the --augment crops.", default: 0,
+        name: "seed", valueName: "N",
+        help: "Seeds the validation split and the --augment crops; with trained layers also the head's initial weights, "
+            + "the shuffles and the dropout masks (the same seed repeats a run bit for bit).", default: 0,
         defaultDescription: "0"
     ) { text throws(UsageError) in
         guard let value = UInt64(text) else { throw UsageError("--seed expects a whole number >= 0, got '\(text)'") }
@@ -201,8 +204,8 @@ struct TrainCommand: ParsableCommand {
         }
         if !unusedFineTuningOptions.isEmpty {
             StandardStreams.warn(
-                "warning: \(unusedFineTuningOptions.joined(separator: ", ")) not used: they apply to trained layers "
-                    + "(--fine-tune, --fine-tune-from, --hidden-units); this run fits a head on the frozen base with L-BFGS")
+                "warning: not used: \(unusedFineTuningOptions.joined(separator: ", ")) (only with trained layers: "
+                    + "--fine-tune, --fine-tune-from, --hidden-units); this run fits a head on the frozen base with L-BFGS")
         }
         var line = ProgressLine(total: nil, requested: progress)
         let report: TrainingReport

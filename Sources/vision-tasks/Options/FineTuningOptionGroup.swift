@@ -26,10 +26,11 @@ enum FineTuningOptionGroup {
         return units
     }
     static let batchSize = Option<Int>(
-        name: "batch-size", valueName: "N", help: "Photos per step of the optimizer.", default: 32, defaultDescription: "32",
+        name: "batch-size", valueName: "N", help: "Photos per step of the optimizer (with trained layers).", default: 32,
+        defaultDescription: "32",
         transform: ValueParser.integer("batch-size", in: 1...4_096))
     static let optimizer = Option<FineTuningOptimizer>(
-        name: "optimizer", valueName: "NAME", help: "adam, or sgd (with momentum 0.9).", default: .adam,
+        name: "optimizer", valueName: "NAME", help: "adam, or sgd (with momentum 0.9), with trained layers.", default: .adam,
         defaultDescription: "adam"
     ) { text throws(UsageError) in
         guard let value = FineTuningOptimizer(rawValue: text) else {
@@ -39,7 +40,7 @@ enum FineTuningOptionGroup {
     }
     static let baseLearningRateScale = Option<Double>(
         name: "base-learning-rate-scale", valueName: "F",
-        help: "The pretrained blocks' learning rate as a share of the head's (0 < F <= 1).", default: 0.1,
+        help: "The fine-tuned blocks' learning rate as a share of the head's (0 < F <= 1).", default: 0.1,
         defaultDescription: "0.1"
     ) { text throws(UsageError) in
         guard let value = Double(text), value > 0, value <= 1 else {
@@ -48,7 +49,8 @@ enum FineTuningOptionGroup {
         return value
     }
     static let dropout = Option<Double>(
-        name: "dropout", valueName: "P", help: "The share of features dropped before the head while training (0 <= P < 1).",
+        name: "dropout", valueName: "P",
+        help: "The share of features dropped before the head while training layers (0 <= P < 1).",
         default: 0.2, defaultDescription: "0.2"
     ) { text throws(UsageError) in
         guard let value = Double(text), value >= 0, value < 1 else {
@@ -68,7 +70,8 @@ enum FineTuningOptionGroup {
     }
     static let patience = Option<Int>(
         name: "patience", valueName: "N",
-        help: "Stop after N epochs without a lower validation loss, keeping the best epoch's weights; 0 trains every epoch.",
+        help: "Stop after N epochs without a lower validation loss, keeping the best epoch's weights; 0 trains every epoch "
+            + "(as does a run without validation photos, keeping the last).",
         default: 4, defaultDescription: "4", transform: ValueParser.integer("patience", in: 0...10_000))
 
     static let fitHeadFirst = Flag(
