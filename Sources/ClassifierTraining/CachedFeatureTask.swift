@@ -6,27 +6,27 @@ import VisionTasks
 
 /// A photo's features, from the cache when it has them for the photo's content, else from the
 /// feature extractor (and then kept). Its output is an `EmbeddingOutput` with one embedding per
-/// variant (one, or `Augmentation`'s four when augmenting), in the variants' order.
+/// variant (one, or `Augmentation`'s views when augmenting), in the variants' order.
 package struct CachedFeatureTask: ImageTask {
     package let extractor: EmbeddingTask
     package let cache: FeatureCache?
-    /// The seed of `Augmentation.variants`, or nil for the photo as it is.
-    package let augmentationSeed: UInt64?
+    /// The views of each photo (their seed set), or nil for the photo as it is.
+    package let augmentation: Augmentation?
     /// Where the views read from the cache and those computed are counted (shared by the workers).
     package let counts: FeatureCounts
 
     package init(
-        extractor: EmbeddingTask, cache: FeatureCache?, augmentationSeed: UInt64? = nil, counts: FeatureCounts = FeatureCounts()
+        extractor: EmbeddingTask, cache: FeatureCache?, augmentation: Augmentation? = nil, counts: FeatureCounts = FeatureCounts()
     ) {
         self.extractor = extractor
         self.cache = cache
-        self.augmentationSeed = augmentationSeed
+        self.augmentation = augmentation
         self.counts = counts
     }
 
-    /// The same task, augmenting with `seed` (nil: not augmenting).
-    package func augmenting(_ seed: UInt64?) -> CachedFeatureTask {
-        CachedFeatureTask(extractor: extractor, cache: cache, augmentationSeed: seed, counts: counts)
+    /// The same task, augmenting with `augmentation` (nil: not augmenting).
+    package func augmenting(_ augmentation: Augmentation?) -> CachedFeatureTask {
+        CachedFeatureTask(extractor: extractor, cache: cache, augmentation: augmentation, counts: counts)
     }
 
     /// - Throws: `TasksError` naming the file: unreadable, undecodable, or the model's error.
@@ -35,7 +35,7 @@ package struct CachedFeatureTask: ImageTask {
         let hasher = SHA256Hasher()
         hasher.update(bytes)
         let digest = hasher.finalize()
-        let variants = augmentationSeed.map { Augmentation.variants(digest: digest, seed: $0) } ?? [.original]
+        let variants = augmentation.map { $0.variants(digest: digest, seed: $0.seed ?? 0) } ?? [.original]
         var image: MPImage?
         var embeddings: [Embedding] = []
         do throws(TasksError) {
@@ -73,7 +73,9 @@ package struct CachedFeatureTask: ImageTask {
     }
 
     private func embed(_ image: MPImage, _ variant: FeatureVariant) throws(TasksError) -> [Float]? {
-        let shown = variant.flipped ? MPImage(pixels: image.pixels, orientation: image.orientation.horizontallyFlipped) : image
+        let pixels = variant.changesPixels ? try PixelAdjustment.apply(variant, to: image.pixels) : image.pixels
+        let shown = MPImage(
+            pixels: pixels, orientation: variant.flipped ? image.orientation.horizontallyFlipped : image.orientation)
         do {
             return try extractor.embedder.embed(image: shown, regionOfInterest: variant.crop).embeddingResult.embeddings.first?
                 .floatEmbedding

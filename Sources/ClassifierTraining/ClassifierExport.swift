@@ -9,8 +9,9 @@ package enum TrainedLayers: Sendable {
     case head(DenseHead)
     /// Float32 layers after tensor `cut` of the base, the last giving the logits: fine-tuned
     /// blocks of the base and the head, or a head with hidden layers
-    /// (`ClassifierHeadAppender.replacingTail(of:at:with:)`).
-    case tail(cut: Int, layers: [TailLayer])
+    /// (`ClassifierHeadAppender.replacingTail(of:at:with:calibration:)`), and the ranges their
+    /// values took on the training photos, for the int8 model.
+    case tail(cut: Int, layers: [TailLayer], calibration: TailCalibration)
 }
 
 /// A trained classifier to export: the base as a feature extractor, the trained layers, the classes.
@@ -43,7 +44,8 @@ package struct TrainedClassifier: Sendable {
 /// - `model.tflite`: the base, cut at its features, with the head (`ClassifierHeadAppender`) and
 ///   TFLite Model Metadata (name, version, description, the base's normalization, the labels as
 ///   `labels.txt`, `TENSOR_AXIS_LABELS`), for MediaPipe's `ImageClassifier`;
-/// - `model_quantized.tflite` (when asked): the same with UINT8 scores (within 1/256);
+/// - `model_quantized.tflite` (when asked): the same with UINT8 scores (within 1/256); with
+///   trained layers, those in int8 too (per-channel weights, calibrated activations);
 /// - `automl/`: `manifest.json`, `dict.txt` and `model.tflite`, an AutoML Vision Edge export
 ///   for ML Kit's `AutoMLImageLabelerLocalModel(manifestPath:)` and `label --manifest`;
 /// - `remote/NAME.zip`: that export zipped, a bundle to publish, with `remote/index.json`, its
@@ -97,17 +99,18 @@ package enum ClassifierExport {
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "model" + cleaned : cleaned
     }
 
-    private static func model(_ classifier: TrainedClassifier, quantized: Bool) throws(TasksError) -> Data {
+    /// `model.tflite`'s bytes, or `model_quantized.tflite`'s with `quantized`.
+    /// - Throws: the graph edit's or the metadata writer's errors.
+    package static func model(_ classifier: TrainedClassifier, quantized: Bool) throws(TasksError) -> Data {
         let extractor = classifier.extractor
         let edited: Data
         switch classifier.layers {
         case .head(let head):
             edited = try ClassifierHeadAppender.appending(
                 head, to: extractor.baseModel, at: extractor.featureTensor, quantizedOutput: quantized)
-        case .tail(let cut, let layers):
-            // `train` refuses --quantize with a trained tail before any work; this guards the library's callers.
-            guard !quantized else { throw .invalidArgument(FineTunedFit.quantizedTailUnavailable) }
-            edited = try ClassifierHeadAppender.replacingTail(of: extractor.baseModel, at: cut, with: layers)
+        case .tail(let cut, let layers, let calibration):
+            edited = try ClassifierHeadAppender.replacingTail(
+                of: extractor.baseModel, at: cut, with: layers, calibration: quantized ? calibration : nil)
         }
         let metadata = ImageClassifierMetadata(
             name: classifier.name, description: classifier.description, version: classifier.version,

@@ -38,10 +38,9 @@ package struct TrainingConfiguration: Sendable {
     /// Where `train` writes the model; nil to fit only (`fit`, then `ClassifierExport`).
     package var output: URL?
     package var quantize = false
-    /// Train on each photo flipped and cropped too (`Augmentation`), seeded by
-    /// `augmentationSeed`, else by `seed`.
-    package var augment = false
-    package var augmentationSeed: UInt64?
+    /// Train on views of each photo too (flipped, cropped, with exposure and angle changes:
+    /// `Augmentation`), seeded by its own seed, else by `seed`; nil trains on the photos as they are.
+    package var augmentation: Augmentation?
     package var name: String
     package var version = "1"
     package var description: String
@@ -73,7 +72,7 @@ package struct TrainingReport: Codable, Sendable {
     package var classes: [String] = []
     /// Training photos per class (after the split), by class.
     package var trainingCounts: [Int] = []
-    /// The rows the head was fitted on: one per training photo, four with `augment`.
+    /// The rows the head was fitted on: one per training photo, `Augmentation.views` when augmenting.
     package var trainingRows = 0
     package var validationCount = 0
     /// Validation photos that are training photos too (the same file under any name, or a copy:
@@ -116,6 +115,8 @@ package struct TrainingReport: Codable, Sendable {
     package var quantizedTies: Int?
     /// The photos `quantizedTies` counts among.
     package var quantizedTiesChecked = 0
+    /// With `quantize` and trained layers: both models' accuracy on the same photos.
+    package var quantizedCheck: QuantizedModelCheck?
     /// With trained layers (`TrainingConfiguration.fineTuning`): the cut, the settings, each epoch.
     package var fineTuning: FineTuningReport?
     /// The views (photos, and their augmented views) whose features were read from the cache,

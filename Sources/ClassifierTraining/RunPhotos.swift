@@ -62,7 +62,11 @@ struct RunPhotos {
             done += 1
             progress(.features(done: done, total: total, outcome: outcome))
         }
-        let augmentation = configuration.augment ? (configuration.augmentationSeed ?? configuration.seed) : nil
+        let augmentation = configuration.augmentation.map { views in
+            var seeded = views
+            seeded.seed = views.seed ?? configuration.seed
+            return seeded
+        }
         let trainingFeatures = FeatureSet.extract(training, tasks: tasks.map { $0.augmenting(augmentation) }, each: each)
         let validationFeatures = FeatureSet.extract(validation, tasks: tasks, each: each)
         report.skipped = (trainingFeatures.skipped + validationFeatures.skipped).map {

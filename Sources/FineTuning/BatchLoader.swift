@@ -1,3 +1,4 @@
+import TFLiteMetadata
 import TasksCommon
 
 extension Engine {
@@ -38,29 +39,60 @@ extension TailNetwork {
     /// Floats per example the head reads (the tail's output, flattened).
     package var headInputCount: Int { valueCounts[pretrainedCount] }
 
+    /// The range of each value over `examples` (each example's epoch-0 view, no dropout),
+    /// numbered as the exported `layers` read them (0 the input, `i + 1` layer i's output):
+    /// the calibration of `--quantize`.
+    package func calibration(of examples: some TrainingExamples, batchSize: Int = 64) -> TailCalibration {
+        // The engine's values hold the dropout step's output after the pretrained layers; the
+        // exported layers have no such value.
+        let engineValues = (0..<valueCounts.count).filter { $0 != pretrainedCount + 1 }
+        var low = [Float](repeating: .infinity, count: engineValues.count)
+        var high = [Float](repeating: -.infinity, count: engineValues.count)
+        forEachBatch(of: examples, batchSize: batchSize) { engine, count, _ in
+            for (index, value) in engineValues.enumerated() {
+                let floats = UnsafeBufferPointer(start: engine.values[value].pointer, count: count * valueCounts[value])
+                for x in floats {
+                    low[index] = min(low[index], x)
+                    high[index] = max(high[index], x)
+                }
+            }
+        }
+        return TailCalibration(ranges: zip(low, high).map { $0 <= $1 ? $0...$1 : 0...0 })
+    }
+
     /// `size` floats per example, in order, from the rows `read` points at after each batch's
     /// forward pass (given the batch's labels).
     private func rows(
         of examples: some TrainingExamples, batchSize: Int, size: Int,
         read: (Engine, [Int]) -> UnsafePointer<Float>
     ) -> [[Float]] {
+        var result: [[Float]] = []
+        result.reserveCapacity(examples.count)
+        forEachBatch(of: examples, batchSize: batchSize) { engine, count, labels in
+            let output = read(engine, labels)
+            for row in 0..<count {
+                result.append(Array(UnsafeBufferPointer(start: output + row * size, count: size)))
+            }
+        }
+        return result
+    }
+
+    /// Runs the forward pass (no dropout) on `examples` in batches of `batchSize`, in order,
+    /// calling `body` with the engine, the batch's size and its labels after each.
+    private func forEachBatch(
+        of examples: some TrainingExamples, batchSize: Int, body: (Engine, Int, [Int]) -> Void
+    ) {
         precondition(examples.inputCount == inputCount, "\(examples.inputCount) floats per example for \(inputCount)")
         let capacity = max(1, min(batchSize, examples.count))
         let engine = Engine(network: self, capacity: capacity, dropout: 0)
-        var result: [[Float]] = []
-        result.reserveCapacity(examples.count)
         var labels: [Int] = []
         var noDropout: SplitMix64?
         for start in stride(from: 0, to: examples.count, by: capacity) {
             let indices = start..<min(start + capacity, examples.count)
             engine.load(examples, indices: ArraySlice(indices), epoch: 0, labels: &labels)
             engine.forward(count: indices.count, random: &noDropout)
-            let output = read(engine, labels)
-            for row in 0..<indices.count {
-                result.append(Array(UnsafeBufferPointer(start: output + row * size, count: size)))
-            }
+            body(engine, indices.count, labels)
         }
-        return result
     }
 
     /// The network with its logits layer's weights `[classCount, headInputCount]` and bias

@@ -9,7 +9,8 @@ extension ImageClassifierTrainer {
     /// `HParams(do_fine_tuning=True)`, Create ML's `multilayerPerceptron(layerSizes:)` for
     /// `hiddenUnits`): mini-batches, Adam or SGD with momentum, dropout before the head, early
     /// stopping on the validation loss with the best epoch's weights kept. The exported model
-    /// keeps the trunk before the cut as it is (quantized), then the trained layers in float32.
+    /// keeps the trunk before the cut as it is (quantized), then the trained layers in float32;
+    /// `write(to:quantize:)` adds them in int8 too, calibrated on the training photos.
     public struct FineTuning: Sendable, Equatable {
         /// The optimizer (`vision-tasks train --optimizer`).
         public enum Optimizer: Sendable, Equatable {

@@ -74,10 +74,20 @@ public enum ImageClassifierTrainer {
         /// The most L-BFGS iterations (each a pass over all the features). Default 10,000; the
         /// fit stops when it converges.
         public var maxIterations = 10_000
-        /// Also train on each photo flipped left to right, a random crop of it (70 to 100 % of
-        /// each side, drawn from its content and `augmentationSeed`) and that crop flipped. Default false.
+        /// Also train on views of each photo: flipped left to right, then random crops (70 to
+        /// 100 % of each side), each as it is and flipped, drawn from its content and
+        /// `augmentationSeed` (`vision-tasks train --augment`). Default false.
         public var augmentation = false
-        /// Seeds the crops of `augmentation`. Default 0.
+        /// The views per photo with `augmentation`, the photo as it is included: 2 to 16
+        /// (`--augment-views`). Default 4: the photo, its flip, a crop and the crop flipped.
+        public var augmentedViews = 4
+        /// With `augmentation`, the largest exposure change of a view but the first, in stops:
+        /// 0 to 2 (Create ML's `exposure` augmentation; `--augment-exposure`). Default 0, none.
+        public var augmentationExposure = 0.0
+        /// With `augmentation`, the largest angle a view but the first is turned by, in degrees:
+        /// 0 to 45 (Create ML's `rotation`; `--augment-rotation`). Default 0, none.
+        public var augmentationRotation = 0.0
+        /// Seeds the views of `augmentation`. Default 0.
         public var augmentationSeed: UInt64 = 0
         /// Where features are cached by base model and photo content, so that training again
         /// computes only what is new; nil computes every feature. Default nil.
@@ -124,8 +134,13 @@ public enum ImageClassifierTrainer {
         configuration.searchesL2 = parameters.searchesL2Penalty
         configuration.labelSmoothing = parameters.labelSmoothing
         configuration.maxIterations = parameters.maxIterations
-        configuration.augment = parameters.augmentation
-        configuration.augmentationSeed = parameters.augmentationSeed
+        if parameters.augmentation {
+            let augmentation = Augmentation(
+                views: parameters.augmentedViews, exposure: parameters.augmentationExposure,
+                rotation: parameters.augmentationRotation, seed: parameters.augmentationSeed)
+            try augmentation.check(names: ("augmentedViews", "augmentationExposure", "augmentationRotation"))
+            configuration.augmentation = augmentation
+        }
         configuration.cacheRoot = parameters.featureCacheDirectory
         configuration.workers = max(1, parameters.workerCount)
         configuration.fineTuning = try parameters.fineTuning?.settings()

@@ -33,7 +33,8 @@ public struct TrainedImageClassifier: Sendable {
     /// Writes the classifier into the new folder `directory` (written aside and renamed: all
     /// or nothing): `model.tflite` (the base cut at its features with the head and TFLite
     /// metadata, for MediaPipe's `ImageClassifier`), `model_quantized.tflite` when `quantize`
-    /// (UINT8 scores, within 1/256), `automl/` (an AutoML Vision Edge export for ML Kit's
+    /// (UINT8 scores, within 1/256; trained layers in int8, TFLite's full-integer scheme:
+    /// weights per output channel, activation ranges from the training photos), `automl/` (an AutoML Vision Edge export for ML Kit's
     /// `AutoMLImageLabelerLocalModel(manifestPath:)`) and `remote/NAME.zip` (that export as a
     /// bundle to publish as a remote model).
     /// - Parameters:

@@ -34,6 +34,23 @@ package enum TailOperation: Sendable, Equatable {
     case fullyConnected(weights: [Float], weightsShape: [Int], bias: [Float], activation: LayerActivation)
 }
 
+extension TailOperation {
+    /// The operation's weights in TFLite's layout (`[out, kh, kw, in]`, `[1, kh, kw, channels]`,
+    /// `[out, in]`) and its bias; nil for a weightless operation.
+    package var weights: (values: [Float], shape: [Int], bias: [Float])? {
+        switch self {
+        case .conv2D(let filter, let shape, let bias, _, _, _, _): (filter, shape, bias)
+        case .depthwiseConv2D(let filter, let shape, let bias, _, _, _, _, _): (filter, shape, bias)
+        case .fullyConnected(let weights, let shape, let bias, _): (weights, shape, bias)
+        default: nil
+        }
+    }
+
+    var isFullyConnected: Bool {
+        if case .fullyConnected = self { true } else { false }
+    }
+}
+
 /// One layer of a tail: an operation, the values it reads (0 is the tail's input, the cut
 /// tensor; `i + 1` is the output of layer `i`), its output's shape (batch first, `[1, ...]`)
 /// and the name of the base's tensor it writes.

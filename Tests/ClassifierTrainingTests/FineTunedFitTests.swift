@@ -55,6 +55,45 @@ struct FineTunedFitTests {
         #expect(abs(Double(right) / Double(validation.count) - accuracy) < 1e-9, "the model gives the network's accuracy")
     }
 
+    /// `--quantize` with a trained block: `model_quantized.tflite` has the block in int8,
+    /// calibrated on the training photos; the report's check classifies the validation photos
+    /// with both models, and what it says is what the two models give in the classifier.
+    @Test func theQuantizedModelIsMeasuredBesideTheFloatOne() throws {
+        let subset = try Subset(count: 9)
+        var configuration = Self.configuration(subset)
+        configuration.quantize = true
+        let report = try ClassifierTrainer.train(configuration)
+        let check = try #require(report.quantizedCheck)
+        #expect(check.photos == "validation" && check.count == report.validationCount, "\(check)")
+        #expect(abs(check.floatAccuracy - (report.validationAccuracy ?? -1)) < 1e-9, "\(check) \(report)")
+
+        let folder = try LabeledImageFolder(subset.data)
+        let validation = ValidationSplit.split(folder.examples, fraction: 0.34, seed: 7).validation
+        let float = try scores(subset.url("out/model.tflite"), validation, classes: folder.classes)
+        let quantized = try scores(subset.url("out/model_quantized.tflite"), validation, classes: folder.classes)
+        let right = zip(validation, quantized).filter { example, scores in
+            scores.indices.max { scores[$0] < scores[$1] } == example.label
+        }
+        #expect(abs(Double(right.count) / Double(validation.count) - check.quantizedAccuracy) < 1e-9)
+        let largest = zip(float, quantized).map { zip($0, $1).map { abs($0 - $1) }.max() ?? 0 }.max() ?? 0
+        print("FineTunedFitTests: int8 block vs float32: largest score difference \(largest)")
+        #expect(largest < 0.05, "the int8 block scores as the float one within 0.05: \(largest)")
+    }
+
+    /// Each class's score for each example from the model at `url` (UINT8 scores are read as MediaPipe dequantizes them).
+    private func scores(_ url: URL, _ examples: [LabeledImageFolder.Example], classes: [String]) throws -> [[Float]] {
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = url.path
+        options.maxResults = -1
+        let classifier = try ImageClassifier(options: options)
+        return try examples.map { example in
+            var scores = [Float](repeating: 0, count: classes.count)
+            let result = try classifier.classify(image: MPImage(contentsOfFile: example.input.path)).classificationResult
+            for category in result.classifications[0].categories { scores[category.index] = category.score }
+            return scores
+        }
+    }
+
     @Test func aRunRepeatsBitForBit() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 5)
         let first = try ClassifierTrainer.train(Self.configuration(subset, output: "first"))
@@ -114,14 +153,6 @@ struct FineTunedFitTests {
 
     @Test func whatCannotBeTrainedIsRefusedBeforeAnyWork() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 2)
-        var quantized = Self.configuration(subset)
-        quantized.quantize = true
-        let unavailable =
-            "--quantize is not available with --fine-tune, --fine-tune-from or --hidden-units yet: the trained layers are "
-            + "written in float32 (model.tflite); leave out --quantize."
-        #expect(throws: TasksError.invalidArgument(unavailable)) {
-            try ClassifierTrainer.train(quantized)
-        }
         let tooMany = TasksError.invalidArgument(
             "The base has 13 blocks before its features; --fine-tune 100 asks for more.",
             subject: .file(ClassifierTrainerTests.extractor))

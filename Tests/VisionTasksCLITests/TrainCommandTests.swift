@@ -23,6 +23,43 @@ struct TrainCommandTests {
         return (root.appendingPathComponent("train").path, root.appendingPathComponent("validation").path)
     }
 
+    /// `--quantize` with a fine-tuned block and `--augment-views 2 --augment-exposure 0.5`: the
+    /// summary gives the int8 model's accuracy beside the float one's, on the validation photos,
+    /// and `evaluate` measures the int8 model as the summary says.
+    @Test func aFineTunedModelIsQuantizedAndMeasured() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, validation) = try Self.subset(in: root)
+        let output = root.appendingPathComponent("model").path
+        let run = try await VisionTasksTool.run([
+            "train", train, "--base", Self.extractor, "--validation", validation, "--output", output, "--no-cache",
+            "--fine-tune", "1", "--epochs", "2", "--quantize", "--augment-views", "2", "--augment-exposure", "0.5",
+            "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        #expect(report["trainingRows"] as? Int == 36, "two views of each of the 18 photos")
+        let check = try #require(report["quantizedCheck"] as? [String: Any], "\(report)")
+        #expect(check["photos"] as? String == "validation" && check["count"] as? Int == 9, "\(check)")
+        #expect(check["floatAccuracy"] as? Double == report["validationAccuracy"] as? Double, "\(check)")
+        let evaluate = try await VisionTasksTool.run([
+            "evaluate", "--model", "\(output)/model_quantized.tflite", "--format", "json", validation,
+        ])
+        let metrics = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
+        #expect(metrics["accuracy"] as? Double == check["quantizedAccuracy"] as? Double, "\(evaluate.stdout)")
+    }
+
+    @Test func augmentationValuesOutOfRangeAreUsageErrors() async throws {
+        for (arguments, message) in [
+            (["--augment-views", "1"], "--augment-views must be between 2 and 16, got 1"),
+            (["--augment-exposure", "3"], "--augment-exposure must be between 0.0 and 2.0, got 3"),
+            (["--augment-rotation", "x"], "--augment-rotation expects a number, got 'x'"),
+        ] {
+            let run = try await VisionTasksTool.run(["train", "data", "--base", Self.extractor, "--output", "out"] + arguments)
+            #expect(run.status == 2 && run.stderr.contains(message), "\(run)")
+        }
+    }
+
     /// The validation accuracy `train` computes from the fitted head is what `evaluate` measures
     /// with the exported model.
     @Test func evaluateMeasuresWhatTrainReported() async throws {

@@ -8,20 +8,13 @@ import Training
 /// K blocks, the frozen trunk's output cached per photo and view, and the blocks after the cut
 /// trained with a new head by mini-batch descent (`FineTuner`), from the base's own weights.
 enum FineTunedFit {
-    /// Why `--quantize` is refused with a trained tail.
-    static let quantizedTailUnavailable =
-        "--quantize is not available with --fine-tune, --fine-tune-from or --hidden-units yet: the trained layers are "
-        + "written in float32 (model.tflite); leave out --quantize."
-
     /// The features at the cut, the trained tail and head, and their figures.
-    /// - Throws: `TasksError`: `--quantize` (refused before any work), the folders' errors, the
-    ///   base's (a cut it does not have, a tail with an operation training does not support,
+    /// - Throws: `TasksError`: the folders' errors, the base's (a cut it does not have, a tail with an operation training does not support,
     ///   named with the largest K that works), the training's (a loss that became NaN).
     static func fit(
         _ configuration: TrainingConfiguration, _ settings: FineTuningSettings, progress: (TrainingEvent) -> Void
     ) throws(TasksError) -> (TrainedClassifier, TrainingReport) {
         let start = ContinuousClock.now
-        guard !configuration.quantize else { throw .invalidArgument(quantizedTailUnavailable) }
         let photos = try RunPhotos(configuration)
         var report = photos.report
         let base = try FeatureExtractor(base: configuration.base, featureTensor: configuration.featureTensor)
@@ -62,12 +55,26 @@ enum FineTunedFit {
         report.trainingAccuracy = accuracy(result.network, CachedViews(trainingFeatures, seed: nil))
         report.validationAccuracy = validation.map { accuracy(result.network, $0) }
 
+        let calibration = result.network.calibration(of: CachedViews(trainingFeatures, seed: nil))
         let trained = TrainedClassifier(
-            extractor: extractor, layers: .tail(cut: tail?.cut ?? base.featureTensor, layers: result.network.layers),
+            extractor: extractor,
+            layers: .tail(cut: tail?.cut ?? base.featureTensor, layers: result.network.layers, calibration: calibration),
             classes: photos.folder.classes, name: configuration.name, version: configuration.version,
             description: configuration.description)
+        if configuration.quantize { report.quantizedCheck = try check(trained, photos, configuration) }
         report.totalSeconds = ClassifierTrainer.seconds(since: start)
         return (trained, report)
+    }
+
+    /// Both models of `trained` on the validation photos (the training photos without them).
+    private static func check(
+        _ trained: TrainedClassifier, _ photos: RunPhotos, _ configuration: TrainingConfiguration
+    ) throws(TasksError) -> QuantizedModelCheck {
+        let (examples, name) = photos.validation.isEmpty ? (photos.training, "training") : (photos.validation, "validation")
+        return try QuantizedModelCheck.measure(
+            float: try ClassifierExport.model(trained, quantized: false),
+            quantized: try ClassifierExport.model(trained, quantized: true), examples: examples, photos: name,
+            classes: photos.folder.classes, workers: configuration.workers, threads: configuration.threads)
     }
 
     /// `network` with its head fitted first on the frozen tail's output (softmax regression to

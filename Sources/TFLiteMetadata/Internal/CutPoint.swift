@@ -11,6 +11,8 @@ struct CutPoint {
     let typeName: String
     /// "tensor 82 (name)", for messages.
     let label: String
+    /// Its quantization (the first scale and zero point); nil for FLOAT32.
+    let quantization: TensorQuantization?
 
     /// Its element count.
     var size: Int { shape.reduce(1, *) }
@@ -38,6 +40,24 @@ struct CutPoint {
         self.producer = producer
         shape = description.shape.map(Int.init)
         typeName = description.typeName
+        quantization =
+            typeName == "FLOAT32"
+            ? nil
+            : TensorQuantization(scale: description.scale.first ?? 1, zeroPoint: Int(description.zeroPoint.first ?? 0))
+    }
+
+    /// The tensor as INT8: itself, or a new `QUANTIZE` of it named `name` (a UINT8 tensor
+    /// requantized exactly, its zero point moved by 128; a FLOAT32 one quantized for `range`).
+    func int8Input(in appendix: inout GraphAppendix, range: ClosedRange<Float>, name: String) -> Int8Value {
+        switch (typeName, quantization) {
+        case ("INT8", let quantization?):
+            return Int8Value(tensor: tensor, quantization: quantization)
+        case ("UINT8", let quantization?):
+            let shifted = TensorQuantization(scale: quantization.scale, zeroPoint: quantization.zeroPoint - 128)
+            return appendix.quantizeToInt8(tensor, shape: shape, shifted, name: name)
+        default:
+            return appendix.quantizeToInt8(tensor, shape: shape, TailCalibration.int8(range), name: name)
+        }
     }
 
     /// The tensor as FLOAT32: itself, or a new `DEQUANTIZE` of it named `name`.

@@ -12,8 +12,8 @@ struct GraphAppendix {
     private(set) var buffers: [FlatBufferValue] = []
     private(set) var tensors: [FlatBufferValue] = []
     private(set) var operators: [FlatBufferValue] = []
-    /// The index of each builtin's new operator code, so each is written once.
-    private var codeIndexes: [Int32: UInt32] = [:]
+    /// The index and kernel version of each builtin's new operator code, so each is written once.
+    private var codeIndexes: [Int32: (index: UInt32, version: Int32)] = [:]
 
     init(codeBase: Int, bufferBase: Int, tensorBase: Int) {
         self.codeBase = codeBase
@@ -21,16 +21,23 @@ struct GraphAppendix {
         self.tensorBase = tensorBase
     }
 
-    /// The index of an operator code for `builtin` at kernel `version` (added on first use).
+    /// The index of an operator code for `builtin` at kernel `version` (added on first use;
+    /// raised when a later operator needs a newer kernel, as an int8 one does).
     mutating func code(_ builtin: Int32, version: Int32 = 1) -> UInt32 {
-        if let index = codeIndexes[builtin] { return index }
+        let entry = FlatBufferValue.table([
+            Schema.OperatorCode.deprecatedBuiltinCode: .uint8(UInt8(min(builtin, 127))),
+            Schema.OperatorCode.version: .uint32(UInt32(version)), Schema.OperatorCode.builtinCode: .uint32(UInt32(builtin)),
+        ])
+        if let (index, written) = codeIndexes[builtin] {
+            if version > written {
+                operatorCodes[Int(index) - codeBase] = entry
+                codeIndexes[builtin] = (index, version)
+            }
+            return index
+        }
         let index = UInt32(codeBase + operatorCodes.count)
-        operatorCodes.append(
-            .table([
-                Schema.OperatorCode.deprecatedBuiltinCode: .uint8(UInt8(min(builtin, 127))),
-                Schema.OperatorCode.version: .uint32(UInt32(version)), Schema.OperatorCode.builtinCode: .uint32(UInt32(builtin)),
-            ]))
-        codeIndexes[builtin] = index
+        operatorCodes.append(entry)
+        codeIndexes[builtin] = (index, version)
         return index
     }
 
@@ -59,10 +66,16 @@ struct GraphAppendix {
             name, shape: [values.count], type: Schema.TensorType.int32, buffer: newBuffer(values.map { UInt32(bitPattern: $0) }))
     }
 
-    private mutating func newBuffer(_ words: [UInt32]) -> Int {
+    /// A new buffer holding `words` little-endian.
+    mutating func newBuffer(_ words: [UInt32]) -> Int {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(words.count * 4)
         for word in words { withUnsafeBytes(of: word.littleEndian) { bytes += $0 } }
+        return newBuffer(bytes: bytes)
+    }
+
+    /// A new 16-byte-aligned buffer holding `bytes`.
+    mutating func newBuffer(bytes: [UInt8]) -> Int {
         buffers.append(.table([Schema.Buffer.data: .alignedBytes(bytes)]))
         return bufferBase + buffers.count - 1
     }

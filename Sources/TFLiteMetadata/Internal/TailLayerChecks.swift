@@ -27,30 +27,17 @@ enum TailLayerChecks {
         guard !layer.outputShape.isEmpty, layer.outputShape.allSatisfy({ $0 >= 1 }) else {
             throw .invalidArgument("Layer \(index) ('\(layer.name)') has output shape \(layer.outputShape).")
         }
-        guard let (values, shape, bias, outputs) = weights(of: layer.operation) else { return }
+        guard let (values, shape, bias) = layer.operation.weights else { return }
+        // The output channels: the filter's first axis, a depthwise filter's last.
+        let outputs =
+            switch layer.operation {
+            case .depthwiseConv2D: shape.count == 4 && shape[0] == 1 ? shape[3] : -1
+            default: shape.count == (layer.operation.isFullyConnected ? 2 : 4) ? shape[0] : -1
+            }
         guard values.count == shape.reduce(1, *), bias.count == outputs, shape.allSatisfy({ $0 >= 1 }) else {
             throw .invalidArgument(
                 "Layer \(index) ('\(layer.name)') has \(values.count) weights for shape \(shape) and \(bias.count) biases "
                     + "for \(outputs) outputs.")
-        }
-    }
-
-    /// A layer's weights, their shape, its bias and its output channel count (from the shape);
-    /// nil for a weightless layer.
-    private static func weights(
-        of operation: TailOperation
-    ) -> (
-        values: [Float], shape: [Int], bias: [Float], outputs: Int
-    )? {
-        switch operation {
-        case .conv2D(let filter, let shape, let bias, _, _, _, _):
-            return (filter, shape, bias, shape.count == 4 ? shape[0] : -1)
-        case .depthwiseConv2D(let filter, let shape, let bias, _, _, _, _, _):
-            return (filter, shape, bias, shape.count == 4 && shape[0] == 1 ? shape[3] : -1)
-        case .fullyConnected(let weights, let shape, let bias, _):
-            return (weights, shape, bias, shape.count == 2 ? shape[0] : -1)
-        default:
-            return nil
         }
     }
 }

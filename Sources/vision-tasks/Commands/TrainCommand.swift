@@ -37,7 +37,8 @@ struct TrainCommand: ParsableCommand {
             model.tflite (the base with the head and TFLite metadata: MediaPipe's ImageClassifier
             and `classify` load it; fine-tuned, the trunk stays quantized, then DEQUANTIZE and the
             trained layers in float32), model_quantized.tflite with --quantize (UINT8 scores, within
-            1/256; not with trained layers yet), automl/ (manifest.json, dict.txt, model.tflite:
+            1/256; trained layers in int8 too, calibrated on the training photos, and both models'
+            accuracy measured side by side), automl/ (manifest.json, dict.txt, model.tflite:
             ML Kit's AutoML export, for `label --manifest`) and remote/ (NAME.zip, that export as a bundle, and index.json: serve
             the folder with any static HTTP server, e.g. `python3 -m http.server -d DIR/remote`, as a
             model source for `models download NAME --source URL`). Photos that cannot be read are skipped with a
@@ -116,11 +117,10 @@ struct TrainCommand: ParsableCommand {
         guard let value = Double(text) else { throw UsageError("--learning-rate expects a number, got '\(text)'") }
         return value
     }
-    static let quantize = Flag(name: "quantize", help: "Also write model_quantized.tflite, with UINT8 scores.")
-    static let augment = Flag(
-        name: "augment",
-        help: "Train on each photo four times: as it is, flipped left to right, a random crop (70-100% of each side, "
-            + "drawn from the photo and --seed) and that crop flipped (4 times the features to compute, cached too).")
+    static let quantize = Flag(
+        name: "quantize",
+        help: "Also write model_quantized.tflite, with UINT8 scores; with trained layers, those in int8 (per-channel "
+            + "weights, ranges calibrated on the training photos), measured beside model.tflite.")
     static let name = Option<String?>(
         name: "name", valueName: "NAME", help: "The model's name in its metadata; the name of DIR by default.")
     static let version = Option<String>(
@@ -135,9 +135,9 @@ struct TrainCommand: ParsableCommand {
         [
             base.definition, output.definition, validation.definition, validationSplit.definition, seed.definition,
             featureTensor.definition, l2.definition, labelSmoothing.definition, epochs.definition, learningRate.definition,
-            quantize.definition, augment.definition, name.definition, version.definition, cache.definition, noCache.definition,
+            quantize.definition, name.definition, version.definition, cache.definition, noCache.definition,
             format.definition,
-        ] + FineTuningOptionGroup.optionTable + [
+        ] + AugmentationOptionGroup.optionTable + FineTuningOptionGroup.optionTable + [
             ClassifierOptionGroup.threads.definition, BatchOptionGroup.folderJobs.definition,
             BatchOptionGroup.noProgress.definition,
             StandardOptions.verbose.definition,
@@ -181,7 +181,7 @@ struct TrainCommand: ParsableCommand {
             settings.fineTuning?.weightDecay = settings.l2Strength ?? 0
         }
         settings.quantize = parsed.isSet(Self.quantize)
-        settings.augment = parsed.isSet(Self.augment)
+        settings.augmentation = try AugmentationOptionGroup.augmentation(parsed)
         settings.version = try parsed.value(Self.version)
         if !parsed.isSet(Self.noCache) {
             settings.cacheRoot =
@@ -242,6 +242,16 @@ struct TrainCommand: ParsableCommand {
                 "warning: in model_quantized.tflite, \(ties) of \(report.quantizedTiesChecked) \(photos) photos get the same "
                     + "UINT8 score for their two best classes, which it cannot rank (scores within 1/256 of each other; "
                     + "--l2 \(String(format: "%.3g", report.l2Strength)) flattens them): use a smaller --l2, or model.tflite")
+        }
+        if let check = report.quantizedCheck, check.isDegraded {
+            let loss = (check.floatAccuracy - check.quantizedAccuracy) * 100
+            let what =
+                check.quantizedPredictedClasses <= 1
+                ? "gives one class for every \(check.photos) photo"
+                : "loses \(String(format: "%.1f", loss)) points of accuracy on the \(check.photos) photos"
+            StandardStreams.warn(
+                "warning: model_quantized.tflite \(what) (\(String(format: "%.5f", check.quantizedAccuracy)) against "
+                    + "model.tflite's \(String(format: "%.5f", check.floatAccuracy))): ship model.tflite")
         }
         if !report.converged {
             StandardStreams.warn(

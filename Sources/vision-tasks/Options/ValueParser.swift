@@ -32,4 +32,17 @@ enum ValueParser {
             return number
         }
     }
+
+    /// A number in `range`.
+    static func decimal(_ name: String, in range: ClosedRange<Double>) -> @Sendable (String) throws(UsageError) -> Double {
+        { text throws(UsageError) in
+            guard let number = Double(text), number.isFinite else {
+                throw UsageError("--\(name) expects a number, got '\(text)'")
+            }
+            guard range.contains(number) else {
+                throw UsageError("--\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+            }
+            return number
+        }
+    }
 }

@@ -64,6 +64,12 @@ enum TrainingSummary {
                     "; validation accuracy \(String(format: "%.5f", $0)) (\(report.validationCount) photos)"
                 } ?? ""),
         ]
+        if let check = report.quantizedCheck {
+            lines.append(
+                "model_quantized.tflite (int8): accuracy \(String(format: "%.5f", check.quantizedAccuracy)), model.tflite "
+                    + "\(String(format: "%.5f", check.floatAccuracy)), on the same \(check.count) \(check.photos) photos in LiteRT"
+            )
+        }
         lines.append(
             "time: features \(String(format: "%.1f", report.featureSeconds)) s, training \(String(format: "%.1f", report.fitSeconds)) s, "
                 + "export \(String(format: "%.1f", max(0, report.totalSeconds - report.featureSeconds - report.fitSeconds))) s")
