@@ -25,9 +25,11 @@ package struct TrainingConfiguration: Sendable {
     package var base: String
     /// The base's feature tensor by name or index; nil finds it (`ClassifierHeadAppender.featureTensor(of:)`).
     package var featureTensor: String?
-    /// λ of the objective; nil is 1/N, scikit-learn's `LogisticRegression(C=1)`.
+    /// λ of the objective; nil chooses it on the validation photos when there are some
+    /// (`PenaltySearch`), else 1/N, scikit-learn's `LogisticRegression(C=1)`.
     package var l2Strength: Double?
-    /// Choose λ on the validation photos (`PenaltySearch`: `--l2 auto`) instead of `l2Strength`.
+    /// Choose λ on the validation photos (`PenaltySearch`: `--l2 auto`) instead of `l2Strength`,
+    /// and refuse to run without them.
     package var searchesL2 = false
     package var labelSmoothing: Double = 0
     /// The most L-BFGS iterations (each a pass over all the features: an epoch).
@@ -175,15 +177,17 @@ package enum ClassifierTrainer {
             features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels,
             classCount: photos.folder.classes.count)
         var λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
-        var options = SoftmaxRegressionOptions(
+        let options = SoftmaxRegressionOptions(
             l2Strength: λ, labelSmoothing: configuration.labelSmoothing, maxIterations: configuration.maxIterations,
             gradientTolerance: configuration.gradientTolerance)
         let fitStart = ContinuousClock.now
-        if configuration.searchesL2 {
-            (λ, report.l2Grid) = try PenaltySearch.choose(data, validation: validationFeatures, options: options)
-            options.l2Strength = λ
+        let fit: SoftmaxRegressionFit
+        // The penalty is chosen on the validation photos when asked, or when none is given and there are some.
+        if configuration.searchesL2 || (configuration.l2Strength == nil && !validationFeatures.rows.isEmpty) {
+            (λ, fit, report.l2Grid) = try PenaltySearch.choose(data, validation: validationFeatures, options: options)
+        } else {
+            fit = try SoftmaxRegression.fit(data, options: options) { progress(.iteration($0)) }
         }
-        let fit = try SoftmaxRegression.fit(data, options: options) { progress(.iteration($0)) }
         report.fitSeconds = seconds(since: fitStart)
         report.l2Strength = λ
         report.iterations = fit.iterations

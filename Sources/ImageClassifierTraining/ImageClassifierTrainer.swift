@@ -64,10 +64,12 @@ public enum ImageClassifierTrainer {
         public var featureTensorName: String?
         /// The validation photos. Default `.none`.
         public var validation: Validation = .none
-        /// λ of the objective's penalty (λ/2)·|W|², per photo; nil is 1/N (scikit-learn's `C = 1`).
+        /// λ of the objective's penalty (λ/2)·|W|², per photo; nil chooses it on the validation
+        /// photos when there are some (as `searchesL2Penalty`), else 1/N (scikit-learn's `C = 1`).
         public var l2Penalty: Double?
-        /// Choose `l2Penalty` on the validation photos instead: scikit-learn's C = 10, 3, 1, 0.3,
-        /// 0.1, 0.03, 0.01 are fitted and the best validation accuracy kept. Needs `validation`. Default false.
+        /// Choose `l2Penalty` on the validation photos: scikit-learn's C = 10, 3, 1, 0.3, 0.1,
+        /// 0.03, 0.01 are fitted and the best validation accuracy kept; without `validation`, an
+        /// error rather than 1/N. Default false.
         public var searchesL2Penalty = false
         /// ε in [0, 1): targets (1 − ε) on the photo's class plus ε spread over all classes. Default 0.
         public var labelSmoothing = 0.0

@@ -50,7 +50,9 @@ struct ClassifierTrainerTests {
         let report = try ClassifierTrainer.train(subset.configuration())
         #expect(report.classes == ["hat", "shoes", "skirt"])
         #expect(report.trainingCounts == [4, 4, 4] && report.validationCount == 6, "2 of each 6 photos validate")
-        #expect(report.stopReason == "converged" && report.gradientNorm < 1e-6, "\(report)")
+        // With validation photos and no --l2, the penalty is chosen on them from the grid.
+        #expect(report.stopReason == "converged" && report.l2Grid.count == 7, "\(report)")
+        #expect(report.l2Grid.contains { $0.l2 == report.l2Strength }, "\(report.l2Grid)")
         #expect(report.trainingAccuracy == 1)
         // Every photo through the exported model: its first category is the fitted head's prediction,
         // so the model's accuracy on the validation photos is the report's.

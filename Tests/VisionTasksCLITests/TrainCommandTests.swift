@@ -37,6 +37,10 @@ struct TrainCommandTests {
             "--format", "json",
         ])
         #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stderr.contains(
+                "warning: only 9 validation photos for 3 classes: the best epoch and early stopping follow a validation loss "
+                    + "that each photo moves a lot; give at least 50"), "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
         #expect(report["trainingRows"] as? Int == 36, "two views of each of the 18 photos")
         let check = try #require(report["quantizedCheck"] as? [String: Any], "\(report)")

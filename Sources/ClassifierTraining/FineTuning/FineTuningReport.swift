@@ -30,6 +30,11 @@ package struct FineTuningReport: Codable, Sendable {
     /// Whether early stopping ended the training before its last epoch.
     package var stoppedEarly = false
 
+    /// The fewest validation photos early stopping and the best epoch should follow for
+    /// `classes` classes: 5 per class and at least 50, below which one photo moves the
+    /// validation accuracy by 2 points or more and the validation loss's lowest epoch is chance.
+    package static func fewestValidationPhotos(classes: Int) -> Int { max(50, 5 * classes) }
+
     init(settings: FineTuningSettings, epochs: [EpochRecord], bestEpoch: Int) {
         if case .blocks(let count) = settings.cut { blocks = count }
         hiddenUnits = settings.hiddenUnits

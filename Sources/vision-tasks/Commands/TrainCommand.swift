@@ -17,8 +17,8 @@ struct TrainCommand: ParsableCommand {
             or named with --feature-tensor. By default the base stays frozen: a softmax head is
             fitted on the features, full batch, with L-BFGS (liblbfgs) to the optimum of its convex
             objective: the mean cross-entropy plus (l2/2)·|W|² (the bias not penalized),
-            scikit-learn's LogisticRegression(C) for l2 = 1/(C·N); --l2 auto chooses l2 on the
-            validation photos. Features are cached by base model and photo content, so a second
+            scikit-learn's LogisticRegression(C) for l2 = 1/(C·N); with validation photos l2 is
+            chosen on them unless --l2 gives it (--l2 auto). Features are cached by base model and photo content, so a second
             run with other options computes only what is new.
 
             --fine-tune K trains the base's last K blocks with the head instead (Model Maker's
@@ -84,7 +84,7 @@ struct TrainCommand: ParsableCommand {
         help: "The L2 penalty on the head's weights, per photo (l2/2 · |W|² is added to the mean loss); auto fits "
             + "scikit-learn's C = 10, 3, 1, 0.3, 0.1, 0.03, 0.01 (l2 = 1/(C·N)) and keeps the best on the validation photos. "
             + "With trained layers: their weight decay.", default: nil,
-        defaultDescription: "1/N, scikit-learn's C = 1; 0 with trained layers"
+        defaultDescription: "auto with validation photos, else 1/N (scikit-learn's C = 1); 0 with trained layers"
     ) { text throws(UsageError) in
         if text == "auto" { return .auto }
         guard let value = Double(text), value.isFinite, value >= 0 else {
@@ -242,6 +242,13 @@ struct TrainCommand: ParsableCommand {
                 "warning: in model_quantized.tflite, \(ties) of \(report.quantizedTiesChecked) \(photos) photos get the same "
                     + "UINT8 score for their two best classes, which it cannot rank (scores within 1/256 of each other; "
                     + "--l2 \(String(format: "%.3g", report.l2Strength)) flattens them): use a smaller --l2, or model.tflite")
+        }
+        let fewest = FineTuningReport.fewestValidationPhotos(classes: report.classes.count)
+        if report.fineTuning != nil, (1..<fewest).contains(report.validationCount) {
+            StandardStreams.warn(
+                "warning: only \(report.validationCount) validation photos for \(report.classes.count) classes: the best "
+                    + "epoch and early stopping follow a validation loss that each photo moves a lot; give at least "
+                    + "\(fewest) (more photos, or a larger --validation-split), or --patience 0 to train every epoch")
         }
         if let check = report.quantizedCheck, check.isDegraded {
             let loss = (check.floatAccuracy - check.quantizedAccuracy) * 100
