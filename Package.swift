@@ -61,7 +61,8 @@ let package = Package(
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(
-            name: "ImageTasks", dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput"]),
+            name: "ImageTasks",
+            dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput", "ModelDownloads"]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // Fine-tuning: forward and backward of a base's last blocks and a new head over OpenBLAS's

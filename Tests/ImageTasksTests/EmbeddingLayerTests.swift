@@ -49,24 +49,66 @@ struct EmbeddingLayerTests {
         }
     }
 
+    static let source = EmbeddingSource(
+        model: "m.tflite", modelSHA256: String(repeating: "ab", count: 32), outputTensor: "embedding", l2Normalize: false,
+        quantize: false)
+    static let sourceJSON =
+        #""source":{"model":"m.tflite","modelSHA256":"\#(String(repeating: "ab", count: 32))","outputTensor":"embedding","#
+        + #""l2Normalize":false,"quantize":false}"#
+
     @Test func theCacheReadsJSONLinesAndArraysSkippingErrorsAndATornLine() throws {
         let folder = try Folder()
         let lines = [
-            #"{"image":"a.jpg","embeddings":[{"headIndex":0,"headName":null,"floatEmbedding":[1,0]}]}"#,
+            #"{"image":"a.jpg","embeddings":[{"headIndex":0,"headName":null,"floatEmbedding":[1,0],"# + Self.sourceJSON + "}]}",
             #"{"image":"b.jpg","error":{"code":"NOT_FOUND","message":"gone"}}"#,
             #"{"image":"c.jpg","embeddings":[{"headIndex":0,"headName":"h","floatEmbedding":[0,1]},"#,
         ]
-        let jsonl = try EmbeddingCache.read(try folder.file("cache.jsonl", lines.joined(separator: "\n")))
+        let jsonl = try EmbeddingCache.read(try folder.file("cache.jsonl", lines.joined(separator: "\n")), madeBy: Self.source)
         #expect(jsonl == ["a.jpg": Self.float([1, 0])])
-        let array = try EmbeddingCache.read(try folder.file("cache.json", "[\(lines[0]),\(lines[1])]"))
+        let array = try EmbeddingCache.read(try folder.file("cache.json", "[\(lines[0]),\(lines[1])]"), madeBy: Self.source)
         #expect(array == jsonl)
+        // A copy of the model under another name makes the same values.
+        var copy = Self.source
+        copy.model = "copy.tflite"
+        #expect(try EmbeddingCache.read(try folder.file("copy.jsonl", lines[0]), madeBy: copy) == jsonl)
+    }
+
+    /// An embedding another model (of the same size), tensor or option made is refused, naming
+    /// both; so is one whose record does not say.
+    @Test func embeddingsOfAnotherModelOrOptionsAreRefused() throws {
+        let folder = try Folder()
+        let line =
+            #"{"image":"a.jpg","embeddings":[{"headIndex":0,"headName":null,"floatEmbedding":[1,0],"# + Self.sourceJSON + "}]}"
+        let path = try folder.file("cache.jsonl", line)
+        var other = Self.source
+        other.model = "other.tflite"
+        other.modelSHA256 = String(repeating: "cd", count: 32)
+        var normalized = Self.source
+        normalized.l2Normalize = true
+        for (source, made) in [
+            (other, #"other.tflite (SHA-256 cdcdcdcdcdcd…, tensor "embedding")"#),
+            (normalized, #"m.tflite (SHA-256 abababababab…, tensor "embedding", L2-normalized)"#),
+        ] {
+            #expect(
+                throws: TasksError.invalidArgument(
+                    #"The embedding of a.jpg was made by m.tflite (SHA-256 abababababab…, tensor "embedding"); this run "#
+                        + "embeds with \(made). Embeddings of different models or options do not compare: make the file "
+                        + "with this run's model and options, or give that model.", subject: .file(path))
+            ) { try EmbeddingCache.read(path, madeBy: source) }
+        }
+        let unsaid = try folder.file("old.jsonl", #"{"image":"a.jpg","embeddings":[{"headIndex":0,"floatEmbedding":[1,0]}]}"#)
+        #expect(
+            throws: TasksError.invalidArgument(
+                "The record of a.jpg does not say which model made its embedding (a file from an older `embed`); make it "
+                    + "again with `vision-tasks embed --model m.tflite --format jsonl`.", subject: .file(unsaid))
+        ) { try EmbeddingCache.read(unsaid, madeBy: Self.source) }
     }
 
     @Test func aTornLineInTheMiddleIsAnError() throws {
         let folder = try Folder()
         let path = try folder.file("cache.jsonl", "{\"image\":\"a\n{\"image\":\"b.jpg\",\"embeddings\":[]}\n")
         #expect {
-            try EmbeddingCache.read(path)
+            try EmbeddingCache.read(path, madeBy: Self.source)
         } throws: { error in
             let error = error as? TasksError
             return error?.code == .invalidArgumentError && error?.subject == .file(path)

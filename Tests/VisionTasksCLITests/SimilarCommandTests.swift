@@ -79,7 +79,9 @@ struct SimilarCommandTests {
     }
 
     /// The model is loaded even when the file has every photo: a file made with another model
-    /// (1,024 values, not 1,280) is refused, naming it.
+    /// is refused, naming both; so is one made with the same model but L2-normalized, and one
+    /// of another model of the same size (before, those were ranked: the identical photo scored
+    /// 0.92742 instead of 1).
     @Test func aCacheOfAnotherModelIsRefused() async throws {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -92,12 +94,42 @@ struct SimilarCommandTests {
             "similar", "--model", EmbedCommandTests.embedder, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
         ])
         #expect(run.status == 1, "\(run)")
+        // The exact words are EmbeddingLayerTests'; here both models are named with their tensors.
+        let message = try #require(run.diagnostics.first, "\(run)")
         #expect(
-            run.diagnostics == [
-                "error: INVALID_ARGUMENT: \(cache.path): The embedding of \(Fixture.burger) has 1024 values, but the model's "
-                    + "has 1280: the file was made with another model."
-            ], "\(run)")
+            message.hasPrefix(
+                "error: INVALID_ARGUMENT: \(cache.path): The embedding of \(Fixture.burger) was made by "
+                    + "mobilenet_v1_1.0_224_quant_embedding_extractor.tflite (SHA-256 ")
+                && message.contains(
+                    #"tensor "MobilenetV1/Logits/AvgPool_1a/AvgPool"); this run embeds with "#
+                        + "mobilenet_v2_035_96_embedder_with_metadata.tflite (SHA-256 "),
+            "\(run)")
+
+        let normalized = try await VisionTasksTool.run([
+            "embed", "--model", EmbedCommandTests.extractor, "--l2-normalize", "--format", "jsonl", Fixture.burger,
+        ])
+        try Data(normalized.stdout.utf8).write(to: cache)
+        let same = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.extractor, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
+        ])
+        #expect(same.status == 1 && same.stderr.contains("L2-normalized); this run embeds with"), "\(same)")
+
+        // Another model of the same size: the first model with one weight changed.
+        let model = try Data(contentsOf: URL(fileURLWithPath: EmbedCommandTests.extractor))
+        let other = folder.appendingPathComponent("other.tflite")
+        try Self.withATrailingByte(model).write(to: other)
+        let otherEmbed = try await VisionTasksTool.run(["embed", "--model", other.path, "--format", "jsonl", Fixture.burger])
+        #expect(otherEmbed.status == 0, "\(otherEmbed)")
+        try Data(otherEmbed.stdout.utf8).write(to: cache)
+        let sameSize = try await VisionTasksTool.run([
+            "similar", "--model", EmbedCommandTests.extractor, "--embeddings", cache.path, "--query", Fixture.burger, Self.images,
+        ])
+        #expect(sameSize.status == 1 && sameSize.stderr.contains("was made by other.tflite (SHA-256"), "\(sameSize)")
     }
+
+    /// `model` with a byte after its end: another file (another SHA-256) that loads and embeds
+    /// with the same size.
+    static func withATrailingByte(_ model: Data) -> Data { model + Data([0]) }
 
     @Test func theImageOptionsCannotApplyToACache() async throws {
         let run = try await VisionTasksTool.run([

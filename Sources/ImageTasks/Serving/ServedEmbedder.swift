@@ -20,7 +20,8 @@ package struct ServedEmbedder: ServedTask {
         options.baseOptions.threadCount = threads
         options.l2Normalize = l2Normalize
         options.quantize = quantize
-        task = try EmbeddingTask(options: options, processing: ImageProcessing())
+        // The /v1 records say what made them, as `embed`'s do, so that a client can keep them for `similar`.
+        task = try EmbeddingTask(options: options, processing: ImageProcessing(), recordingSources: true)
         let dimensions = task.embedder.embeddingDimensions
         guard dimensions.count == 1 else {
             throw .invalidArgument(

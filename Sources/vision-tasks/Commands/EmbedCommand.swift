@@ -67,7 +67,9 @@ struct EmbedCommand: ParsableCommand {
         let saturation = SaturationCount()
         let status = run.run { workers throws(TasksError) in
             SaturationCountingTask(
-                task: try EmbeddingTask(options: embedder.options(workers: workers), processing: processing), count: saturation)
+                task: try EmbeddingTask(
+                    options: embedder.options(workers: workers), processing: processing, recordingSources: true),
+                count: saturation)
         }
         if !embedder.l2Normalize, let warning = saturation.warning { StandardStreams.warn(warning) }
         return status

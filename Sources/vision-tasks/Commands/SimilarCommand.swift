@@ -18,8 +18,8 @@ struct SimilarCommand: ParsableCommand {
             never its own match (the same file under any name, links included). --embeddings
             reuses what `vision-tasks embed --format jsonl > FILE` printed for the same model
             (matched by the image path as printed), so a folder is embedded once for many
-            queries; the model is still loaded, and a file whose embeddings are not its size is
-            refused.
+            queries; the model is still loaded, and a file whose embeddings another model (by
+            content), output tensor or option made is refused, naming both.
             """,
         epilogue: """
             table: per query its path, then rank, similarity and path. json: one array of {"query",
@@ -103,7 +103,9 @@ struct SimilarCommand: ParsableCommand {
         var search = SimilaritySearch(dimension: first.embedder.embeddingDimensions.first ?? 0)
         if let cacheFile {
             do throws(TasksError) {
-                try search.keep(cached: try EmbeddingCache.read(cacheFile), from: cacheFile)
+                let source = try EmbeddingSource.sources(of: embedder.options(workers: 1)).first
+                guard let source else { throw .invalidArgument("The model has no output.", subject: .file(embedder.model)) }
+                try search.keep(cached: try EmbeddingCache.read(cacheFile, madeBy: source), from: cacheFile)
             } catch {
                 StandardStreams.reportError(error)
                 return 1
