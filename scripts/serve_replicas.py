@@ -4,7 +4,7 @@ Everything on 127.0.0.1, ports chosen free, every process killed on exit. A mode
 indexed by `vision-tasks models index`, served by `python3 -m http.server`) publishes
 mobilenet version 1; `models download` installs it in a cache; three replicas serve it with
 `serve --remote mobilenet`. HAProxy balances them with health checks on /v2/health/ready and
-retries failed requests on another replica (`retry-on`, `option redispatch`). OIP infer is
+retries requests that got no answer on another replica (`retry-on`, `option redispatch`; not 503s). OIP infer is
 idempotent here (the answer depends only on the image and the model; the server keeps no state
 per request), so a request that got no answer may be sent again.
 
@@ -14,8 +14,12 @@ SIGTERMed and both are started again, a third after they rejoined; every answer 
 with cheeseburger first. Then the rolling update: version 2 (another MobileNet) is published and
 downloaded, and each replica in turn is SIGTERMed (it drains), started again on the new version
 and waited for until HAProxy has it up, while the clients keep sending; GET /v2/models/mobilenet
-must then say version 2 on each replica. Prints p50/p99/rps per phase, failed requests, start
-time to ready and resident memory per replica.
+must then say version 2 on each replica; each replica stays down RESTART_DELAY s (a slow
+restart), and SIGTERM drains it first (`--drain-seconds 1`: readiness fails, requests are still
+served). Last, an overload: the replicas restarted with a queue of 4 and 64 clients; their 503s
+must reach the clients unretried. Prints p50/p99/rps per phase, failed requests, the
+amplification (requests the replicas received per request sent: retries), start time to ready
+and resident memory per replica.
 
 usage: serve_replicas.py VISION_TASKS TESTDATA [--requests 3000] [--clients 16]
 Exit status 0 when no request failed and every check passed, 1 otherwise.
@@ -42,7 +46,15 @@ READY_TIMEOUT = 60
 PHASE_TIMEOUT = 300
 # The replicas' own limits: one classifier each (3 replicas on 2 cores), a queue deep enough
 # that HAProxy's connections never see 503 in normal running.
-REPLICA_OPTIONS = ["--workers", "1", "--max-requests", "256", "--request-timeout", "30"]
+# On SIGTERM a replica fails its readiness for a second (5 health checks) before it closes its
+# listener, so HAProxy takes it out while it still answers.
+REPLICA_OPTIONS = ["--workers", "1", "--max-requests", "256", "--request-timeout", "30", "--drain-seconds", "1"]
+# The overload phase: a queue of 4 per replica against OVERLOAD_CLIENTS clients, so that the
+# replicas answer 503 (back-pressure), which HAProxy must pass on, not retry.
+OVERLOAD_OPTIONS = ["--max-requests", "4"]
+OVERLOAD_CLIENTS = 64
+# A slow restart: how long a replica of the rolling update stays down.
+RESTART_DELAY = 3
 
 
 def free_port():
@@ -86,13 +98,14 @@ class Replica:
         self.port = free_port()
         self.process = None
         self.starts = []
+        self.options = REPLICA_OPTIONS
 
     def start(self):
         began = time.perf_counter()
         log = open(self.folder / f"replica{self.index}.log", "a")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--port", str(self.port), "--remote", MODEL, "--cache", str(self.cache)]
-            + REPLICA_OPTIONS, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            + self.options, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         log.close()
 
         def ready():
@@ -144,10 +157,11 @@ defaults
   timeout server 30s
   timeout check 1s
   # A request that got no answer (connection refused or reset, empty or broken answer, no answer
-  # in time) or a 503 is sent again, each retry to another replica; OIP infer is idempotent here.
+  # in time) is sent again, each retry to another replica; OIP infer is idempotent here. A 503 is
+  # not retried: it is a replica's back-pressure, and retrying it multiplies the load it refuses.
   retries 3
   option redispatch 1
-  retry-on conn-failure empty-response junk-response response-timeout 503
+  retry-on conn-failure empty-response junk-response response-timeout
   # The whole body is read before a replica is chosen, so that the copy a retry sends is complete.
   option http-buffer-request
 frontend infer
@@ -175,6 +189,11 @@ backend replicas
                 text += chunk
         rows = csv.DictReader(text.decode().lstrip("# ").splitlines())
         return {row["svname"]: row for row in rows if row["pxname"] == "replicas" and row["svname"].startswith("r")}
+
+    def received(self):
+        """The requests HAProxy has sent to the replicas, each retry counted (the servers'
+        sessions, `stot`: `req_tot` counts a retried request once)."""
+        return sum(int(row["stot"] or 0) for row in self.stats().values())
 
     def wait_up(self, name):
         def up():
@@ -207,9 +226,15 @@ class Load:
     def __init__(self, port, body, headers, clients):
         self.port, self.body, self.headers, self.clients = port, body, headers, clients
         self.lock = threading.Lock()
+        # In the overload phase a 503 with Retry-After is the answer expected, not a failure.
+        self.back_pressure_allowed = False
 
-    def run(self, budget=None, stop=None, during=None):
+    def run(self, budget=None, stop=None, during=None, received=None):
+        """Sends until the budget is spent (or `during` returns); `received` counts what the
+        replicas got, for the amplification (their requests per client request)."""
         self.latencies, self.failures, self.versions, self.left = [], [], {}, budget
+        self.refused = 0
+        self.received, before = None, received() if received else None
         self.done = 0
         stop = stop or threading.Event()
         threads = [threading.Thread(target=self.client, args=(stop,)) for _ in range(self.clients)]
@@ -224,6 +249,8 @@ class Load:
                 stop.set()
             for thread in threads:
                 thread.join(timeout=PHASE_TIMEOUT)
+        if received:
+            self.received = received() - before
         return time.perf_counter() - began
 
     def take(self):
@@ -245,14 +272,17 @@ class Load:
                 answer = json.loads(body) if response.status == 200 else None
                 ok = answer is not None and answer["outputs"][0]["data"][0].endswith(":934:cheeseburger")
                 failure = None if ok else f"HTTP {response.status}: {body[:200]!r}"
+                refused = response.status == 503 and response.getheader("Retry-After") is not None
             except (OSError, http.client.HTTPException, ValueError, KeyError) as error:
-                failure, answer = f"{type(error).__name__}: {error}", None
+                failure, answer, refused = f"{type(error).__name__}: {error}", None, False
                 connection.close()
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
             elapsed = time.perf_counter() - began
             with self.lock:
                 self.done += 1
-                if failure:
+                if refused and self.back_pressure_allowed:
+                    self.refused += 1
+                elif failure:
                     self.failures.append(failure)
                 else:
                     self.latencies.append(elapsed)
@@ -267,8 +297,11 @@ class Load:
         latencies = sorted(self.latencies)
         p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else float("nan")
+        amplification = f", replicas received {self.received / self.done:.2f}x" if self.received is not None else ""
+        refused = f", refused (503) {self.refused}" if self.back_pressure_allowed else ""
         print(f"{label}: {self.done} requests in {wall:.1f} s, {self.done / wall:.1f} requests/s, "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, failed {len(self.failures)}; versions answered {self.versions}")
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, failed {len(self.failures)}{refused}{amplification}; "
+              f"versions answered {self.versions}")
         for failure in self.failures[:5]:
             print(f"  failure: {failure}")
         return len(self.failures)
@@ -343,7 +376,7 @@ class Service:
 def fault_phases(service, load, requests):
     """Before, during (r1 SIGKILLed, r2 SIGTERMed, both restarted) and after; the problems."""
     third = requests // 3
-    failed = load.report("before (3 replicas)", load.run(budget=third))
+    failed = load.report("before (3 replicas)", load.run(budget=third, received=service.balancer.received))
     memory = [resident_mib(r.process.pid) for r in service.replicas]
     print(f"resident memory per replica after {third} requests: {', '.join(f'{m:.1f}' for m in memory)} MiB")
     r1, r2 = service.replicas[:2]
@@ -362,10 +395,10 @@ def fault_phases(service, load, requests):
         service.restart(r2)
         events.append(f"r1 and r2 started again and up in HAProxy at {load.done}")
 
-    failed += load.report("during (r1 SIGKILL, r2 SIGTERM, both restarted)", load.run(budget=third, during=faults))
+    failed += load.report("during (r1 SIGKILL, r2 SIGTERM, both restarted)", load.run(budget=third, during=faults, received=service.balancer.received))
     print(f"  events: {'; '.join(events)}")
     before = {name: int(row["stot"]) for name, row in service.balancer.stats().items()}
-    failed += load.report("after (3 replicas)", load.run(budget=requests - 2 * third))
+    failed += load.report("after (3 replicas)", load.run(budget=requests - 2 * third, received=service.balancer.received))
     served = {name: int(row["stot"]) - before[name] for name, row in service.balancer.stats().items()}
     print(f"  requests per replica after the restarts: {served}")
     return ([f"{name} served no request after rejoining" for name, count in served.items() if count == 0]
@@ -383,21 +416,44 @@ def rolling_update(service, load):
         for replica in service.replicas:
             replica.signal(signal.SIGTERM)
             exit_status = replica.wait()
+            time.sleep(RESTART_DELAY)  # a slow restart: the replica stays down meanwhile
             service.restart(replica)
             seen.append((replica.index, exit_status, replica.version()))
 
-    failed = load.report("rolling update (each replica SIGTERMed, restarted on version 2)", load.run(during=rolling))
+    failed = load.report(
+        f"rolling update (each replica SIGTERMed, restarted {RESTART_DELAY} s later on version 2)",
+        load.run(during=rolling, received=service.balancer.received))
     print(f"  replicas (index, exit status on SIGTERM, versions now): {seen}")
     return ([f"replica {index} serves {found}, not ['2']" for index, _, found in seen if found != ["2"]]
             + [f"replica {index} exited with {status} on SIGTERM" for index, status, _ in seen if status != 0]
             + ([f"{failed} requests failed in the rolling update"] if failed else []))
 
 
+def overload(service, load, requests):
+    """The replicas restarted with a queue of 4 and OVERLOAD_CLIENTS clients: their 503s reach
+    the clients, and HAProxy sends each request once (no retry storm); the problems."""
+    for replica in service.replicas:
+        replica.options = REPLICA_OPTIONS + OVERLOAD_OPTIONS
+        replica.signal(signal.SIGTERM)
+        replica.wait()
+        service.restart(replica)
+    crowd = Load(load.port, load.body, load.headers, OVERLOAD_CLIENTS)
+    crowd.back_pressure_allowed = True
+    failed = crowd.report(
+        f"overload ({OVERLOAD_CLIENTS} clients, replicas at --max-requests 4)",
+        crowd.run(budget=requests, received=service.balancer.received))
+    amplification = crowd.received / crowd.done
+    return ([f"{failed} requests failed otherwise than with a 503 in the overload"] if failed else []) + (
+        [f"the replicas received {amplification:.2f}x the requests sent in the overload (retried 503s)"]
+        if amplification > 1.05 else [])
+
+
 def exercise(options, folder, cleanups):
     service = Service(options, folder, cleanups)
     body, headers = infer_request((service.data / "images" / "burger.jpg").read_bytes())
     load = Load(service.balancer.port, body, headers, options.clients)
-    problems = fault_phases(service, load, options.requests) + rolling_update(service, load)
+    problems = (fault_phases(service, load, options.requests) + rolling_update(service, load)
+                + overload(service, load, options.requests // 3))
     starts = [start for replica in service.replicas for start in replica.starts]
     peak = [resident_mib(r.process.pid, "VmHWM") for r in service.replicas]
     print(f"start to ready over {len(starts)} starts: median {statistics.median(starts):.2f} s, max {max(starts):.2f} s; "

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The HTTP inference service behind `vision-tasks serve` speaking the KServe Open Inference
 /// Protocol v2 (REST, with the binary tensor data and classification extensions), a plain v1
@@ -7,6 +8,9 @@ package final class InferenceServer: Sendable {
     private let daemon: HTTPDaemon
     private let handler: RequestHandler
     private let limits: ServerLimits
+    /// SIGTERM and SIGINT, caught from the start (before the caller says the server listens, so
+    /// that none arriving then is lost or kills the process).
+    private let signals = TerminationSignals()
     /// The address clients use, `http://HOST:PORT` with the bound port.
     package let address: String
 
@@ -30,23 +34,20 @@ package final class InferenceServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests
-    /// already received finish and returns.
+    /// already received finish and returns. After SIGTERM, with `ServerLimits.drainSeconds`,
+    /// readiness fails first for that long while everything is still served (another signal
+    /// ends the drain early).
     package func serveUntilTerminated() {
-        let stop = DispatchSemaphore(value: 0)
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
+        if signals.next() == SIGTERM, limits.drainSeconds > 0 {
+            handler.draining.store(true, ordering: .relaxed)
+            _ = signals.next(within: limits.drainSeconds)
         }
-        stop.wait()
         daemon.stopAccepting()
         // A connection that never sends a request is closed by the idle timeout; a request in
         // progress ends within the request timeout (queue) plus the idle timeout (transfer).
         daemon.waitUntilIdle(limit: limits.requestTimeoutSeconds + 2 * Double(limits.idleTimeoutSeconds))
         daemon.stop()
-        sources.forEach { $0.cancel() }
+        signals.cancel()
     }
 
     /// Whether a host is a loopback address (binding elsewhere needs a token or `--insecure`):
@@ -60,4 +61,45 @@ package final class InferenceServer: Sendable {
         guard inet_pton(AF_INET6, host, &ipv6) == 1 else { return false }
         return withUnsafeBytes(of: ipv6) { Array($0) } == [UInt8](repeating: 0, count: 15) + [1]
     }
+}
+
+/// SIGTERM and SIGINT as events: ignored by default, delivered to `next` in order.
+/// `@unchecked Sendable`: the dispatch sources are made in `init` and only cancelled after; the
+/// signals received are behind `Inbox`'s mutex.
+private final class TerminationSignals: @unchecked Sendable {
+    private final class Inbox: Sendable {
+        let arrived = DispatchSemaphore(value: 0)
+        let received = Mutex<[Int32]>([])
+    }
+
+    private let inbox = Inbox()
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
+        let inbox = inbox
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                inbox.received.withLock { $0.append(number) }
+                inbox.arrived.signal()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Waits for the next signal and returns it.
+    func next() -> Int32 {
+        inbox.arrived.wait()
+        return inbox.received.withLock { $0.removeFirst() }
+    }
+
+    /// The next signal within `seconds`, or nil.
+    func next(within seconds: Double) -> Int32? {
+        guard inbox.arrived.wait(timeout: .now() + seconds) == .success else { return nil }
+        return inbox.received.withLock { $0.removeFirst() }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
 }

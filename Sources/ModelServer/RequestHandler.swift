@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import Synchronization
 import TasksCommon
 
 /// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
@@ -12,6 +13,9 @@ final class RequestHandler: HTTPExchangeHandler {
     let metrics = Metrics()
     /// The progress of the video uploads being classified.
     let videoJobs = VideoJobs()
+    /// Set when SIGTERM starts the drain: readiness fails so that load balancers stop sending,
+    /// while every request is still served.
+    let draining = Atomic(false)
 
     init(models: [ServedModel], limits: ServerLimits, token: BearerToken?, connections: ConnectionStats) {
         var pools: [String: ModelPool] = [:]
@@ -102,6 +106,8 @@ final class RequestHandler: HTTPExchangeHandler {
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4",
                 body: Data(metrics.render(waiting: waiting, connections: connections).utf8))
+        case .ready where draining.load(ordering: .relaxed):
+            return HTTPError(503, "The server is draining: it is shutting down and takes no new work.").response
         case .live, .ready, .modelReady: return .ok
         case .serverMetadata:
             return try .json([

@@ -26,6 +26,10 @@ package struct ServerLimits: Sendable {
     package var minBodyBytesPerSecond = 16 * 1024
     /// Bytes per connection for the request line and headers.
     package var connectionMemoryBytes = 64 * 1024
+    /// Seconds between SIGTERM and closing the listener, during which `/v2/health/ready` answers
+    /// 503 while requests are still served, so that a load balancer's health check takes the
+    /// server out before it stops accepting (0: stop at once; SIGINT always does).
+    package var drainSeconds = 0.0
     /// Video uploads (`POST /v1/models/NAME/classify-video`).
     package var videos = VideoUploadLimits()
 

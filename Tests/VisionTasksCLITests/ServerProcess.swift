@@ -81,6 +81,9 @@ final class ServerProcess: @unchecked Sendable {
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
+    /// Sends `number` (SIGTERM, SIGINT) without waiting.
+    func send(_ number: Int32) { kill(process.processIdentifier, number) }
+
     /// Sends SIGTERM and waits for the exit; returns the exit status.
     func terminate(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
         kill(process.processIdentifier, SIGTERM)

@@ -25,7 +25,8 @@ struct ServeCommand: ParsableCommand {
             `embed --format json`'s records), POST /v1/models/NAME/classify-video[?job=JOB] and
             GET /v1/videos/JOB (its progress), GET /v1/models, GET /v1/models/NAME (the model's
             details), GET /metrics. SIGTERM or SIGINT stops accepting connections, finishes
-            the requests received and exits 0. --remote NAME serves the version of NAME that
+            the requests received and exits 0; with --drain-seconds, SIGTERM first fails
+            /v2/health/ready for that long while still serving. --remote NAME serves the version of NAME that
             `models download` installed in the cache when the server started, and GET /v2/models/NAME
             reports it ("versions", and "model_version" in infer responses); to serve a newer download,
             restart the server (behind a load balancer: SIGTERM drains it, one replica at a time).
@@ -89,6 +90,12 @@ struct ServeCommand: ParsableCommand {
     static let requestTimeout = Option<Int>(
         name: "request-timeout", valueName: "SECONDS", help: "How long a request may wait for a classifier (503 after).",
         default: 30, defaultDescription: "30", transform: ValueParser.integer("request-timeout", in: 1...86_400))
+    static let drain = Option<Double>(
+        name: "drain-seconds", valueName: "SECONDS",
+        help: "After SIGTERM, answer /v2/health/ready with 503 for this long while still serving every request, then "
+            + "stop accepting (behind a load balancer: longer than its health check takes to mark the server down).",
+        default: 0, defaultDescription: "0: stop accepting at once",
+        transform: ValueParser.decimal("drain-seconds", in: 0...3_600))
     static let idleTimeout = Option<Int>(
         name: "idle-timeout", valueName: "SECONDS",
         help:
@@ -112,7 +119,7 @@ struct ServeCommand: ParsableCommand {
         label.definition, remote.definition, ModelCacheOption.cache.definition, host.definition, port.definition,
         workers.definition, threads.definition,
         locale.definition, tokenFile.definition, insecure.definition, maxBody.definition, maxImages.definition,
-        maxRequests.definition, requestTimeout.definition, idleTimeout.definition, minBodyRate.definition,
+        maxRequests.definition, requestTimeout.definition, drain.definition, idleTimeout.definition, minBodyRate.definition,
         maxConnections.definition,
         StandardOptions.verbose.definition,
     ]
@@ -166,6 +173,7 @@ struct ServeCommand: ParsableCommand {
         configuration.limits.maxImages = try parsed.value(Self.maxImages)
         configuration.limits.maxRequests = try parsed.value(Self.maxRequests)
         configuration.limits.requestTimeoutSeconds = Double(try parsed.value(Self.requestTimeout))
+        configuration.limits.drainSeconds = try parsed.value(Self.drain)
         configuration.limits.idleTimeoutSeconds = try parsed.value(Self.idleTimeout)
         configuration.limits.minBodyBytesPerSecond = try parsed.value(Self.minBodyRate)
         configuration.limits.maxConnections = try parsed.value(Self.maxConnections)
