@@ -19,7 +19,9 @@ public struct ImageClassifierMetrics: Sendable, Equatable {
         public let support: Int
     }
 
-    /// The class names, sorted.
+    /// The class folders' names, sorted, then the model's labels that no class folder has
+    /// (support 0; their precision is that of the photos predicted as them): all of them for a
+    /// model of at most 100 labels, else those some photo was predicted as.
     public let classes: [String]
     /// The photos measured (those that could be classified).
     public let count: Int
@@ -40,7 +42,8 @@ public struct ImageClassifierMetrics: Sendable, Equatable {
     public let weightedAverage: ClassMetrics
     /// `confusionMatrix[true][predicted]`, in `classes` order.
     public let confusionMatrix: [[Int]]
-    /// Per true class, the photos whose first prediction is another category of the model.
+    /// Per true class, the photos whose first prediction is a category of the model that is not
+    /// in `classes`.
     public let otherPredictions: [Int]
 
     init(_ metrics: ClassificationMetrics, skipped: Int) {

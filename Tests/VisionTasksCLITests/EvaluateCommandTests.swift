@@ -31,7 +31,9 @@ struct EvaluateCommandTests {
     }
 
     /// The figures are those of `classify`: each photo's first two predictions give the
-    /// confusion matrix (a category that is no class counts as "other") and the top-2 accuracy.
+    /// confusion matrix and the top-2 accuracy; a label of the model that no class folder has
+    /// but a photo was predicted as is a class too, with support 0, after the folder's (in the
+    /// model's order: the ImageNet model has over `allLabelsLimit` labels, so only those).
     @Test func figuresAreThoseOfClassify() async throws {
         let dataset = try Dataset()
         let run = try await VisionTasksTool.run([
@@ -39,9 +41,7 @@ struct EvaluateCommandTests {
         ])
         #expect(run.status == 0, "\(run)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
-        var matrix = Array(repeating: Array(repeating: 0, count: 3), count: 3)
-        var other = [0, 0, 0]
-        var topTwo = 0
+        var outcomes: [(label: Int, ranked: [(name: String, index: Int)])] = []
         for (name, photo) in Self.photos {
             let classify = try await VisionTasksTool.run(
                 [
@@ -51,21 +51,33 @@ struct EvaluateCommandTests {
             let categories = try #require(
                 (classify.jsonObjects(format: "json").first?["classifications"] as? [[String: Any]])?.first?["categories"]
                     as? [[String: Any]])
-            let ranked = categories.map { ($0["categoryName"] as? String).flatMap(Self.classes.firstIndex) }
-            let label = try #require(Self.classes.firstIndex(of: name))
-            if let first = try #require(ranked.first) { matrix[label][first] += 1 } else { other[label] += 1 }
-            if ranked.contains(label) { topTwo += 1 }
+            let ranked = try categories.map { (try #require($0["categoryName"] as? String), try #require($0["index"] as? Int)) }
+            outcomes.append((try #require(Self.classes.firstIndex(of: name)), ranked))
         }
-        #expect(json["classes"] as? [String] == Self.classes)
+        let absent = Set(outcomes.compactMap { $0.ranked.first }.filter { !Self.classes.contains($0.name) }.map(\.index))
+            .sorted()
+        let names = Dictionary(outcomes.flatMap(\.ranked).map { ($0.index, $0.name) }) { first, _ in first }
+        let classes = Self.classes + absent.map { names[$0]! }
+        #expect(!absent.isEmpty, "a photo of the set is predicted as a label no folder has")
+        var matrix = Array(repeating: Array(repeating: 0, count: classes.count), count: classes.count)
+        var topTwo = 0
+        for outcome in outcomes {
+            let ranked = outcome.ranked.map { classes.firstIndex(of: $0.name) }
+            matrix[outcome.label][try #require(ranked.first ?? nil)] += 1
+            if ranked.contains(outcome.label) { topTwo += 1 }
+        }
+        #expect(json["classes"] as? [String] == classes)
         #expect(json["confusionMatrix"] as? [[Int]] == matrix)
-        #expect(json["otherPredictions"] as? [Int] == other)
+        #expect(json["otherPredictions"] as? [Int] == Array(repeating: 0, count: classes.count))
         #expect(json["count"] as? Int == 6)
         let correct = (0..<3).reduce(0) { $0 + matrix[$1][$1] }
         #expect(json["accuracy"] as? Double == Double(correct) / 6)
         #expect(json["topK"] as? Int == 2)
         #expect(json["topKAccuracy"] as? Double == Double(topTwo) / 6)
         let perClass = try #require(json["perClass"] as? [[String: Any]])
-        #expect(perClass.map { $0["support"] as? Int } == [2, 3, 1])
+        #expect(perClass.map { $0["support"] as? Int } == [2, 3, 1] + absent.map { _ in 0 })
+        // An absent label's precision: of the photos predicted as it, none is of it.
+        #expect(perClass.dropFirst(3).allSatisfy { $0["precision"] as? Double == 0 && $0["recall"] as? Double == 0 })
         let skipped = try #require(json["skipped"] as? [[String: Any]])
         #expect(skipped.map { $0["image"] as? String } == [dataset.path("tabby/broken.jpg")])
         #expect(json["ignored"] as? [String] == [dataset.path("notes.txt")])
@@ -80,7 +92,10 @@ struct EvaluateCommandTests {
             "evaluate", "--model", Fixture.quantModel, "--report", report, dataset.root.path,
         ])
         #expect(table.status == 0, "\(table)")
-        #expect(table.stdoutLines.first == "\(dataset.root.path): 6 photos in 3 classes (1 skipped, 1 file ignored)")
+        #expect(
+            table.stdoutLines.first
+                == "\(dataset.root.path): 6 photos in 3 classes (1 skipped, 1 file ignored); 1 label of the model that no "
+                + "class folder has, listed with support 0")
         #expect(table.stdoutLines.contains { $0.hasPrefix("  class ") && $0.hasSuffix("precision   recall       f1  support") })
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.contains("Confusion matrix (rows: true class, columns: predicted class)"))
@@ -89,16 +104,16 @@ struct EvaluateCommandTests {
         if HeadlessChromium.path != nil {
             // Kept for people to look at: .build/artifacts/report-evaluate.png.
             let dom = try await HeadlessChromium.dumpDOM(URL(fileURLWithPath: report))
-            #expect(dom.components(separatedBy: "<tr>").count - 1 == 1 + 3 + 1 + 3, "per-class and confusion rows")
+            #expect(dom.components(separatedBy: "<tr>").count - 1 == 1 + 4 + 1 + 4, "per-class and confusion rows")
             try await HeadlessChromium.screenshot(URL(fileURLWithPath: report), name: "report-evaluate.png", height: 1200)
         }
 
         let csv = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, "--format", "csv", dataset.root.path])
         #expect(
             csv.stdoutLines.first
-                == "class,precision,recall,f1,support,predicted:brambling,predicted:cheeseburger,predicted:tabby,predicted:(other)"
-        )
-        #expect(csv.stdoutLines.count == 4)
+                == "class,precision,recall,f1,support,predicted:brambling,predicted:cheeseburger,predicted:tabby,"
+                + "predicted:hummingbird,predicted:(other)")
+        #expect(csv.stdoutLines.count == 5)
     }
 
     @Test func foldersThatCannotBeEvaluated() async throws {
@@ -151,8 +166,13 @@ struct EvaluateCommandTests {
                 "warning: the class folder 'tiger cat' has no .jpg, .jpeg, .png or .webp photo: it is counted as a class with support 0"
             ], "\(empty)")
         let figures = try #require(empty.jsonObjects(format: "json").first)
-        #expect(figures["classes"] as? [String] == ["tabby", "tiger cat"])
-        #expect((figures["perClass"] as? [[String: Any]])?.map { $0["support"] as? Int } == [1, 0])
+        // The tabby photo's first prediction is a class: tabby, tiger cat, or a label of the
+        // model listed after them with support 0.
+        let classes = try #require(figures["classes"] as? [String])
+        #expect(Array(classes.prefix(2)) == ["tabby", "tiger cat"] && classes.count <= 3, "\(classes)")
+        #expect(
+            (figures["perClass"] as? [[String: Any]])?.map { $0["support"] as? Int } == [1, 0]
+                + classes.dropFirst(2).map { _ in 0 })
         let two = try await VisionTasksTool.run(["evaluate", "--model", Fixture.quantModel, unknown, unknown])
         #expect(two.status == 2 && two.stderr.contains("give one FOLDER of class folders, got 2 arguments"), "\(two)")
     }

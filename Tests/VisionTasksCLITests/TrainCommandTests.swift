@@ -87,6 +87,28 @@ struct TrainCommandTests {
         #expect(evaluate.status == 0, "\(evaluate)")
         let metrics = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
         #expect(metrics["accuracy"] as? Double == report["validationAccuracy"] as? Double, "\(evaluate.stdout)")
+        // A folder without skirts: the model's third label is still a class, with support 0 and
+        // the precision of the photos predicted as it (a custom model's labels are all listed).
+        let noSkirts = root.appendingPathComponent("no-skirts")
+        for name in ["hat", "shoes"] {
+            let folder = noSkirts.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for photo in try FileManager.default.contentsOfDirectory(atPath: "\(validation)/\(name)") {
+                try FileManager.default.createSymbolicLink(
+                    at: folder.appendingPathComponent(photo),
+                    withDestinationURL: URL(fileURLWithPath: "\(validation)/\(name)/\(photo)"))
+            }
+        }
+        let partial = try await VisionTasksTool.run([
+            "evaluate", "--model", "\(output)/model.tflite", "--format", "json", noSkirts.path,
+        ])
+        let partialMetrics = try #require(
+            try JSONSerialization.jsonObject(with: Data(partial.stdout.utf8)) as? [String: Any], "\(partial)")
+        #expect(partialMetrics["classes"] as? [String] == ["hat", "shoes", "skirt"], "\(partial.stdout)")
+        let perClass = try #require(partialMetrics["perClass"] as? [[String: Any]])
+        #expect(perClass.map { $0["support"] as? Int } == [3, 3, 0])
+        let matrix = try #require(partialMetrics["confusionMatrix"] as? [[Int]])
+        #expect(matrix.count == 3 && matrix[2] == [0, 0, 0] && matrix.allSatisfy { $0.count == 3 })
         let index = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/remote/index.json")))
                 as? [String: Any])

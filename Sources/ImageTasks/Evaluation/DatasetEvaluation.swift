@@ -5,7 +5,11 @@ import VisionTasks
 /// `evaluate`: a classifier run over a `LabeledImageFolder`, collecting what
 /// `ClassificationMetrics` needs and the mistakes. The model must know every class; it may know
 /// more categories, and a photo whose first prediction is one of them is wrong (a folder with
-/// one class cannot score 100 % by construction).
+/// one class cannot score 100 % by construction). Those categories are classes of the figures
+/// too, with support 0 (scikit-learn's `labels=` the model's labels), so that the confusion
+/// matrix has a column per label and a precision for each: every one of a model of at most
+/// `allLabelsLimit` labels (a custom model's), else those some photo was predicted as (an
+/// ImageNet model's thousand would be noise).
 package struct DatasetEvaluation {
     /// A photo whose first prediction is not its class.
     package struct Mistake: Sendable, Equatable {
@@ -20,8 +24,12 @@ package struct DatasetEvaluation {
     package let folder: LabeledImageFolder
     /// The k of top-k accuracy: the classifier keeps this many results.
     package let topK: Int
-    /// Each counted photo's class and its predicted classes, best first, in folder order.
-    package private(set) var predictions: [(label: Int, ranked: [Int])] = []
+    /// Each counted photo's class and its predicted categories by name, best first, in folder order.
+    private var predictions: [(label: Int, ranked: [String])] = []
+    /// The model's labels, in its order (`checkClasses`).
+    private var modelLabels: [String] = []
+    /// The most labels a model may have for all of them to be listed, absent from the folder or not.
+    package static let allLabelsLimit = 100
     /// The photos that could not be classified, with why: reported and left out of the figures.
     package private(set) var skipped: [(image: FileSystemPath, error: TasksError)] = []
     package private(set) var mistakes: [Mistake] = []
@@ -41,10 +49,11 @@ package struct DatasetEvaluation {
         return options
     }
 
-    /// Checks that the model knows every class of the folder.
+    /// Checks that the model knows every class of the folder, and keeps its labels.
     /// - Throws: `TasksError` invalidArgument naming the model and the classes it lacks.
-    package func checkClasses(of task: ClassificationTask, model: String) throws(TasksError) {
-        let known = Set(task.classifier.categoryNames)
+    package mutating func checkClasses(of task: ClassificationTask, model: String) throws(TasksError) {
+        modelLabels = task.classifier.categoryNames
+        let known = Set(modelLabels)
         let missing = folder.classes.filter { !known.contains($0) }
         guard missing.isEmpty else {
             throw .invalidArgument(
@@ -57,17 +66,15 @@ package struct DatasetEvaluation {
     /// - Parameter each: called on the calling thread after each photo, in folder order.
     package mutating func run(tasks: [ClassificationTask], each: (ImageOutcome<ClassificationOutput>) -> Void) {
         let labels = Dictionary(uniqueKeysWithValues: folder.examples.map { ($0.input.path.description, $0.label) })
-        let classIndex = Dictionary(uniqueKeysWithValues: folder.classes.enumerated().map { ($1, $0) })
         let source = ImageSource(origin: .arguments(folder.examples.map(\.input)))
         _ = BatchRunner.run(source: source, tasks: tasks) { outcome in
             let label = labels[outcome.path.description] ?? 0
             switch outcome.result {
             case .success(let output):
                 let categories = output.heads.first?.categories ?? []
-                let other = folder.classes.count
-                let ranked = categories.map { $0.categoryName.flatMap { classIndex[$0] } ?? other }
+                let ranked = categories.map { $0.categoryName ?? "#\($0.index)" }
                 predictions.append((label, ranked))
-                if ranked.first != label {
+                if ranked.first != folder.classes[label] {
                     let name = categories.first.map { $0.categoryName ?? "#\($0.index)" } ?? "(no prediction)"
                     mistakes.append(
                         Mistake(image: outcome.path, label: label, predicted: name, score: categories.first?.score ?? 0))
@@ -79,8 +86,23 @@ package struct DatasetEvaluation {
         }
     }
 
-    /// The figures of the photos classified so far.
+    /// The model's labels that are no class of the folder and are classes of the figures (see
+    /// above), in the model's order.
+    package var absentClasses: [String] {
+        let folderClasses = Set(folder.classes)
+        let absent = modelLabels.filter { !folderClasses.contains($0) }
+        guard modelLabels.count > Self.allLabelsLimit else { return absent }
+        let predicted = Set(predictions.compactMap(\.ranked.first))
+        return absent.filter(predicted.contains)
+    }
+
+    /// The figures of the photos classified so far: the folder's classes, then `absentClasses`.
     package var metrics: ClassificationMetrics {
-        ClassificationMetrics(classes: folder.classes, predictions: predictions, topK: topK)
+        let classes = folder.classes + absentClasses
+        let index = Dictionary(classes.enumerated().map { ($1, $0) }) { first, _ in first }
+        let ranked = predictions.map { prediction in
+            (prediction.label, prediction.ranked.map { index[$0] ?? classes.count })
+        }
+        return ClassificationMetrics(classes: classes, predictions: ranked, topK: topK)
     }
 }

@@ -16,8 +16,10 @@ struct EvaluateCommand: ParsableCommand {
             does (the model's labels must include every class name) and compared with its folder:
             accuracy, top-k accuracy, per-class precision, recall, F1 and support, and the confusion
             matrix (rows: the true class; columns: the predicted one), as scikit-learn computes them.
-            A first prediction that is another category of the model (not a class of the folder) is
-            wrong, counted in an "other" column.
+            A first prediction that is another label of the model (not a class of the folder) is
+            wrong; that label is a class of the figures too, after the folder's, with support 0 and
+            the precision of the photos predicted as it (all of a model's labels when it has at
+            most 100, else those predicted), so the matrix has a column per label.
             """,
         epilogue: """
             json: {"accuracy", "topK", "topKAccuracy", "count", "classes", "perClass": [{"name",

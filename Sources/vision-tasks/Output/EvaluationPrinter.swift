@@ -48,6 +48,12 @@ struct EvaluationPrinter {
         return true
     }
 
+    /// "; 2 labels of the model that no class folder has, listed with support 0", or "".
+    static func absentNote(_ count: Int) -> String {
+        count == 0
+            ? "" : "; \(ReportPage.count(count, "label")) of the model that no class folder has, listed with support 0"
+    }
+
     private func tableLines(_ metrics: ClassificationMetrics) -> [String] {
         let folder = evaluation.folder
         var notes: [String] = []
@@ -55,8 +61,9 @@ struct EvaluationPrinter {
         if !folder.ignored.isEmpty { notes.append("\(ReportPage.count(folder.ignored.count, "file")) ignored") }
         let correct = (0..<metrics.classes.count).reduce(0) { $0 + metrics.confusionMatrix[$1][$1] }
         var lines = [
-            "\(TableText.escaped(folder.root.description)): \(metrics.count) photos in \(metrics.classes.count) classes"
-                + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"),
+            "\(TableText.escaped(folder.root.description)): \(metrics.count) photos in \(folder.classes.count) classes"
+                + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+                + Self.absentNote(evaluation.absentClasses.count),
             "accuracy \(Self.figure(metrics.accuracy)) (\(correct) of \(metrics.count)); "
                 + "top-\(metrics.topK) accuracy \(Self.figure(metrics.topKAccuracy))",
             "",
