@@ -35,11 +35,13 @@ enum WebPage {
         <span id="live-fps">– frames/s</span></p>
         <p><button id="live-toggle" type="button">Pause</button></p>
         <p id="live-message" class="message" role="status"></p>
+        <p><button id="live-retry" type="button" hidden>Try again</button></p>
         </section>
         <section id="gallery" role="tabpanel" aria-labelledby="tab-gallery" hidden>
         <label id="drop" class="drop">Choose or drop photos and videos
         <input id="files" type="file" accept="image/*,video/*" multiple></label>
         <p id="gallery-message" class="message" role="status"></p>
+        <p><button id="gallery-clear" type="button" hidden>Clear</button></p>
         <div id="results"></div>
         </section>
         <section id="settings" role="tabpanel" aria-labelledby="tab-settings" hidden>

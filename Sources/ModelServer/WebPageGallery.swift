@@ -3,7 +3,8 @@ extension WebPageScript {
     /// its card. A video goes to `classify-video` with upload progress, then the server's
     /// progress (`GET /v1/videos/JOB`), and is shown as the HTML report's timeline (a band per
     /// span of the same top category, seconds below) and its spans. With an embedder, each photo
-    /// names the most similar of the others (cosine similarity).
+    /// names the most similar of the others (cosine similarity). Clear removes the cards and
+    /// revokes their media's object URLs.
     static let gallery = #"""
         async function addFiles(files) {
           const model = currentModel();
@@ -16,9 +17,17 @@ extension WebPageScript {
             $("results").append(item.root);
             return item;
           });
+          $("gallery-clear").hidden = false;
           for (const item of items) await (item.video ? classifyVideo(item, model) : classifyPhoto(item, model));
           if (model.task === "embed") showSimilar(items.filter((item) => item.embedding));
         }
+        // Clear: every card goes, and its media's object URL is revoked (the page keeps nothing).
+        $("gallery-clear").addEventListener("click", () => {
+          galleryURLs.splice(0).forEach((url) => URL.revokeObjectURL(url));
+          $("results").replaceChildren();
+          $("gallery-clear").hidden = true;
+          $("gallery-message").textContent = "";
+        });
         async function classifyPhoto(item, model) {
           item.meta.textContent = "Classifying\u2026";
           try {

@@ -1,11 +1,15 @@
 extension WebPageScript {
     /// The live screen: the camera's frames sent one at a time to the model's v1 route over the
     /// page's keep-alive connection. A frame is taken from the video only when the previous
-    /// answer is in, so the newest frame always wins and nothing queues, in the browser or in
-    /// the server (MediaPipe's live-stream rule). Results go over the video with the server's
-    /// inference time (`Server-Timing`) and the frames answered per second.
+    /// answer is in and the camera has a new one (`requestVideoFrameCallback`, or the video's
+    /// time where it is missing), so the newest frame always wins, nothing queues, in the
+    /// browser or in the server (MediaPipe's live-stream rule), and no frame is sent twice.
+    /// Results go over the video with the server's inference time (`Server-Timing`) and the
+    /// frames answered per second. A camera refused or missing offers "Try again", and starts
+    /// by itself when the browser's permission changes to granted.
     static let live = #"""
-        const live = { running: false, pausedByUser: false, looping: false, answered: [], canvas: document.createElement("canvas") };
+        const live = { running: false, pausedByUser: false, looping: false, answered: [], canvas: document.createElement("canvas"),
+          lastFrame: null, stats: { captures: 0, repeats: 0 } };
         function cameraWords(error) {
           switch (error && error.name) {
             case "NotAllowedError": return "The camera was not allowed. Allow it in the browser's site settings, or use the Gallery.";
@@ -26,9 +30,33 @@ extension WebPageScript {
           } catch (error) {
             message.textContent = cameraWords(error);
             $("live-toggle").hidden = true;
+            $("live-retry").hidden = false;
             return;
           }
+          message.textContent = "";
+          $("live-retry").hidden = true;
+          $("live-toggle").hidden = false;
           setLive(true);
+        }
+        $("live-retry").addEventListener("click", startCamera);
+        // Allowed later in the browser's site settings: start without a reload.
+        if (navigator.permissions && navigator.permissions.query) {
+          navigator.permissions.query({ name: "camera" }).then((status) => {
+            status.addEventListener("change", () => { if (status.state === "granted" && !$("video").srcObject) startCamera(); });
+          }).catch(() => {});
+        }
+        // The next frame the camera gives after `last` (its presented-frame count or time): a
+        // frame already sent is never sent again.
+        function nextFrame(video, last) {
+          return new Promise((resolve) => {
+            if (video.requestVideoFrameCallback) {
+              const wait = () => video.requestVideoFrameCallback((now, meta) => meta.presentedFrames !== last ? resolve(meta.presentedFrames) : wait());
+              wait();
+            } else {
+              const check = () => video.currentTime !== last ? resolve(video.currentTime) : requestAnimationFrame(check);
+              check();
+            }
+          });
         }
         function setLive(running) {
           live.running = running && !!$("video").srcObject;
@@ -48,6 +76,11 @@ extension WebPageScript {
           while (live.running) {
             const model = currentModel();
             if (!model || $("video").readyState < 2) { await pause(50); continue; }
+            const frame = await nextFrame($("video"), live.lastFrame);
+            if (!live.running) break;
+            live.stats.captures += 1;
+            if (frame === live.lastFrame) live.stats.repeats += 1;
+            live.lastFrame = frame;
             const blob = await frameBlob();
             try {
               const { body, response } = await call(modelPath(model, model.task) + "?" + settingsQuery(), {

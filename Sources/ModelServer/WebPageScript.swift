@@ -131,6 +131,8 @@ enum WebPageScript {
         function metaText(model, milliseconds) {
           return "Model " + model.name + (milliseconds === null ? "" : " \u00b7 " + milliseconds.toFixed(1) + " ms inference");
         }
+        // The object URLs of the cards' media, revoked when the gallery is cleared.
+        const galleryURLs = [];
         // A card for a photo or video: the media, its name, a line for the model and time, then the results.
         function card(file, media) {
           const root = element("article", "card");
@@ -138,6 +140,7 @@ enum WebPageScript {
           const meta = element("p", "meta", "Waiting\u2026");
           const content = element("div", "content");
           media.src = URL.createObjectURL(file);
+          galleryURLs.push(media.src);
           media.alt = file.name;
           media.onerror = () => media.replaceWith(element("div", "placeholder", "No preview"));
           body.append(element("h2", "", file.name), meta, content);

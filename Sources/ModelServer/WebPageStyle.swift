@@ -1,5 +1,6 @@
 /// The page's style: one column that fits 360 px phones (nothing wider than the viewport:
-/// flex items may shrink, long names wrap), wider cards at desktop width, visible focus.
+/// flex items may shrink, long names wrap), wider cards at desktop width, visible focus, and
+/// controls at least 44 px tall (Apple's and the WCAG's target size for a finger).
 /// `hidden` wins over every display rule (a hidden grid label stays hidden).
 enum WebPageStyle {
     static let css = """
@@ -12,6 +13,7 @@ enum WebPageStyle {
         nav button{border:1px solid #b8c0cc;background:#fff;border-radius:6px;padding:.45em .9em;font:inherit;cursor:pointer}
         nav button[aria-selected=true]{background:#1f5fbf;color:#fff;border-color:#1f5fbf}
         button,select,input{font:inherit}
+        button,select,input:not([type=file]){min-height:44px}button{min-width:44px}
         :focus-visible{outline:3px solid #f0a500;outline-offset:2px}
         .notice{background:#fdecea;color:#8a1c12;border-radius:6px;padding:.6em .8em}
         .message{min-height:1.4em}.message.error,.error{color:#a11b0f}

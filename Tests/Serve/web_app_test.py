@@ -4,14 +4,15 @@ driven by Selenium, against servers this script starts on free loopback ports an
 - Live: a fake camera plays a y4m clip (burger, then sparrow; made here by ffmpeg): the label
   over the video goes from cheeseburger to a bird class with no reload, the frames per second
   and the inference time are shown, and the server's metrics never show more than one request
-  in flight or any waiting for the model (newest frame wins, no queue).
+  in flight or any waiting for the model (newest frame wins, no queue), and no camera frame is
+  sent twice (captures wait for a new frame).
 - Gallery: two photos, an unreadable "photo" and a video, in that order: cards in that order,
   cheeseburger first, the unreadable one in words, the video's timeline with both spans; then
   "nothing above the threshold" at a threshold of 1; with an embedder, each photo names the most
-  similar of the others.
-- No camera, no token and a wrong token: the words shown.
-- Layout: screenshots of the three screens at 1280 and 390 px; at 390 px no element is wider
-  than the viewport. No request goes anywhere but the server; the token is in sessionStorage only.
+  similar of the others; Clear removes the cards and revokes their object URLs.
+- No camera, no token and a wrong token: the words shown; "Try again" asks for the camera again.
+- Layout: screenshots of the three screens at 1280 and 390 px; at 390 px every control is at
+  least 44 px tall and no element is wider than the viewport. No request goes anywhere but the server; the token is in sessionStorage only.
 
 usage: web_app_test.py VISION_TASKS MODEL EMBEDDER IMAGES ARTIFACTS
 """
@@ -126,6 +127,15 @@ return [limit, document.documentElement.scrollWidth, wide];
 """
 
 
+# The visible controls (tabs, buttons, fields, pickers) shorter than 44 CSS pixels.
+SMALL_CONTROLS = """
+return [...document.querySelectorAll("button, select, input:not([type=file])")].filter((e) => {
+  const box = e.getBoundingClientRect();
+  return box.width > 0 && box.height < 43.5;
+}).map((e) => e.tagName + (e.id ? "#" + e.id : "") + " " + Math.round(e.getBoundingClientRect().height) + " px");
+"""
+
+
 def screens(driver, name):
     """Screenshots of the screen shown at 1280 and 390 px; fails when anything is wider than 390."""
     for pixels in (1280, 390):
@@ -133,6 +143,8 @@ def screens(driver, name):
         limit, scroll, wide = driver.execute_script(OVERFLOW)
         if pixels == 390:
             assert limit == 390 and scroll <= limit and not wide, f"{name} at 390 px: wider elements {wide}, scroll {scroll}"
+            small = driver.execute_script(SMALL_CONTROLS)
+            assert not small, f"{name} at 390 px: controls under 44 px tall (Apple's and the WCAG's target size): {small}"
         path = ARTIFACTS / f"web-app-{name}-{pixels}.png"
         driver.save_screenshot(str(path))
         print(f"screenshot {path}")
@@ -193,6 +205,9 @@ def live_and_gallery(server, fake_camera):
         assert re.fullmatch(r"\d+\.\d frames/s", fps), fps
         assert re.fullmatch(r"\d+\.\d ms inference", inference), inference
         print(f"live: {fps}, {inference}")
+        stats = driver.execute_script("return live.stats")
+        assert stats["captures"] > 0 and stats["repeats"] == 0, f"frames sent twice: {stats}"
+        print(f"live: {stats['captures']} frames captured, each a new camera frame (0 sent twice)")
         in_flight = max(s["vision_tasks_requests_in_flight"] for s in samples)
         waiting = max(s['vision_tasks_queue_waiting{model="mobilenet"}'] for s in samples)
         answered = samples[-1]['vision_tasks_requests_total{route="classify",status="200"}']
@@ -271,6 +286,16 @@ def gallery(driver, server):
     failed = [c.text for c in cards if c.find_elements(By.CLASS_NAME, "error")]
     assert not failed, f"an embedder's card failed: {failed}"
     print(f"gallery: embedder: burger.jpg: {similar}")
+    # Clear: the cards go, and their media's object URLs are revoked (a fetch of one fails).
+    url = cards[0].find_element(By.TAG_NAME, "img").get_attribute("src")
+    assert url.startswith("blob:"), url
+    driver.find_element(By.ID, "gallery-clear").click()
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#results .card"), "the cards to be cleared")
+    revoked = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; fetch(arguments[0]).then(() => done(false), () => done(true));", url)
+    assert revoked, f"{url} was not revoked"
+    assert not driver.find_element(By.ID, "gallery-clear").is_displayed()
+    print("gallery: Clear removed every card and revoked their object URLs")
     show(driver, "settings")
     Select(driver.find_element(By.ID, "model")).select_by_value("mobilenet")
 
@@ -297,6 +322,18 @@ def no_camera_and_tokens(server):
         message = wait(driver, lambda d: text(d, "live-message"), "the no-camera message")
         assert message == "No camera was found. You can still classify photos and videos in the Gallery.", message
         print(f"no camera: {message}")
+        # "Try again" asks for the camera again (here it is still missing, and says so again).
+        driver.execute_script("""
+          window.cameraAsks = 0;
+          const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+          navigator.mediaDevices.getUserMedia = (c) => { window.cameraAsks += 1; return ask(c); };
+        """)
+        retry = driver.find_element(By.ID, "live-retry")
+        assert retry.is_displayed() and retry.size["height"] >= 43.5, retry.size
+        retry.click()
+        wait(driver, lambda d: d.execute_script("return window.cameraAsks") == 1, "Try again to ask for the camera")
+        wait(driver, lambda d: text(d, "live-message") == message, "the no-camera message again")
+        print("no camera: Try again asks for the camera again")
         notice = wait(driver, lambda d: text(d, "notice"), "the token notice")
         assert notice == "This server needs an access token. Enter it under Settings.", notice
         print(f"no token: {notice}")

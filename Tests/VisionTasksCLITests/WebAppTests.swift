@@ -27,6 +27,8 @@ struct WebAppTests {
             "gallery: Nothing scored at or above the threshold of 100.0%.",
             "gallery: embedder: burger.jpg: Most similar among these photos: burger_crop.jpg",
             "no camera: No camera was found. You can still classify photos and videos in the Gallery.",
+            "no camera: Try again asks for the camera again", "(0 sent twice)",
+            "gallery: Clear removed every card and revoked their object URLs",
             "wrong token: The access token was refused. Check it under Settings.", "web app: ok",
         ] {
             #expect(run.text.contains(line), "missing '\(line)' in:\n\(run.text)")
