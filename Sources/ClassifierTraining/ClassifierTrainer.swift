@@ -173,10 +173,10 @@ package enum ClassifierTrainer {
         let extractor = try FeatureExtractor(base: configuration.base, featureTensor: configuration.featureTensor)
         let (trainingFeatures, validationFeatures) = try photos.features(
             extractor, configuration, since: start, report: &report, progress: progress)
+        // The float32 rows themselves, not a double copy: the fit converts them block by block.
         let data = try TrainingSet(
-            features: try Matrix(rows: trainingFeatures.rows), labels: trainingFeatures.labels,
-            classCount: photos.folder.classes.count)
-        var λ = configuration.l2Strength ?? 1 / Double(data.features.rows)
+            rows: trainingFeatures.rows, labels: trainingFeatures.labels, classCount: photos.folder.classes.count)
+        var λ = configuration.l2Strength ?? 1 / Double(data.count)
         let options = SoftmaxRegressionOptions(
             l2Strength: λ, labelSmoothing: configuration.labelSmoothing, maxIterations: configuration.maxIterations,
             gradientTolerance: configuration.gradientTolerance)
@@ -240,19 +240,39 @@ package enum ClassifierTrainer {
 
     private static func accuracy(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Double {
         guard !set.rows.isEmpty else { return 0 }
-        let predictions = try model.predictions(for: try Matrix(rows: set.rows))
-        return Double(zip(predictions, set.labels).filter { $0 == $1 }.count) / Double(set.rows.count)
+        var right = 0
+        try forEachBlock(of: set, model: model) { probabilities, labels in
+            for (row, label) in labels.enumerated() {
+                let scores = Array(probabilities.row(row))
+                if scores.indices.max(by: { scores[$0] < scores[$1] }) == label { right += 1 }
+            }
+        }
+        return Double(right) / Double(set.rows.count)
     }
 
     /// The rows whose two best scores quantize to the same UINT8 value (scale 1/256, as the
     /// quantized export's output; 1 becomes 255).
     private static func quantizedTies(_ model: SoftmaxRegression, _ set: FeatureSet) throws(TasksError) -> Int {
-        guard !set.rows.isEmpty else { return 0 }
-        let scores = try model.probabilities(for: try Matrix(rows: set.rows))
-        return (0..<scores.rows).filter { row in
-            let best = scores.row(row).map { min(255, ($0 * 256).rounded()) }.sorted(by: >)
-            return best.count >= 2 && best[0] == best[1]
-        }.count
+        var ties = 0
+        try forEachBlock(of: set, model: model) { scores, labels in
+            ties +=
+                (0..<labels.count).filter { row in
+                    let best = scores.row(row).map { min(255, ($0 * 256).rounded()) }.sorted(by: >)
+                    return best.count >= 2 && best[0] == best[1]
+                }.count
+        }
+        return ties
+    }
+
+    /// The model's probabilities for `set`'s rows, 256 at a time (a double copy of a block, not
+    /// of every row), with each block's labels.
+    private static func forEachBlock(
+        of set: FeatureSet, model: SoftmaxRegression, _ body: (Matrix, ArraySlice<Int>) -> Void
+    ) throws(TasksError) {
+        for start in stride(from: 0, to: set.rows.count, by: 256) {
+            let rows = start..<min(start + 256, set.rows.count)
+            body(try model.probabilities(for: try Matrix(rows: Array(set.rows[rows]))), set.labels[rows])
+        }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -26,7 +26,7 @@ enum PenaltySearch {
         var fits: [SoftmaxRegressionFit] = []
         for c in inverseStrengths {
             var trial = options
-            trial.l2Strength = 1 / (c * Double(training.features.rows))
+            trial.l2Strength = 1 / (c * Double(training.count))
             let fit = try SoftmaxRegression.fit(training, options: trial)
             fits.append(fit)
             let probabilities = try fit.model.probabilities(for: features)

@@ -4,7 +4,9 @@ import TasksCommon
 /// each, and the number of classes K. Checked once, when made.
 package struct TrainingSet: Sendable {
     /// N × D: one example per row (an image's embedding), every element finite.
-    package let features: Matrix
+    let rows: FeatureRows
+    /// The features as a matrix of doubles (a copy when they were given as float32 rows).
+    package var features: Matrix { rows.matrix }
     /// N class indices, `labels[i]` the class of row `i`, each in `0..<classCount`.
     package let labels: [Int]
     /// K, the number of classes (≥ 2). A class may have no rows only when the fit smooths
@@ -20,6 +22,21 @@ package struct TrainingSet: Sendable {
     ///   NaN or infinite, `classCount` < 2, the label count is not N, a label is out of range, or
     ///   a size exceeds the 32-bit `int`s BLAS and liblbfgs take (N, D, and K × (D + 1)).
     package init(features: Matrix, labels: [Int], classCount: Int) throws(TasksError) {
+        try self.init(rows: .matrix(features), labels: labels, classCount: classCount)
+    }
+
+    /// Pairs float32 feature rows (as a feature extractor gives them) with labels, keeping the
+    /// rows as they are: the fit reads them in blocks, so the features are not copied.
+    /// - Throws: as `init(features:labels:classCount:)`, and invalidArgument for rows of different lengths.
+    package init(rows: [[Float]], labels: [Int], classCount: Int) throws(TasksError) {
+        let columns = rows.first?.count ?? 0
+        if let ragged = rows.firstIndex(where: { $0.count != columns }) {
+            throw TrainingErrors.raggedRow(ragged, count: rows[ragged].count, expected: columns)
+        }
+        try self.init(rows: .floats(rows, columns: columns), labels: labels, classCount: classCount)
+    }
+
+    private init(rows features: FeatureRows, labels: [Int], classCount: Int) throws(TasksError) {
         guard features.rows > 0, features.columns > 0 else {
             throw TrainingErrors.emptyFeatures(rows: features.rows, columns: features.columns)
         }
@@ -35,15 +52,15 @@ package struct TrainingSet: Sendable {
             throw TrainingErrors.tooLarge("parameters (classes × (features + 1))", overflow ? Int.max : parameters)
         }
         try features.requireFinite()
-        self.features = features
+        self.rows = features
         self.labels = labels
         self.classCount = classCount
     }
 
     /// N, the number of examples.
-    package var count: Int { features.rows }
+    package var count: Int { rows.rows }
     /// D, the number of features per example.
-    package var featureCount: Int { features.columns }
+    package var featureCount: Int { rows.columns }
 
     /// The number of rows of each class: K counts.
     package var classSizes: [Int] {

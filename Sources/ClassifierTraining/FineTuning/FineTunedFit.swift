@@ -86,8 +86,7 @@ enum FineTunedFit {
         _ network: TailNetwork, _ photos: CachedViews, _ configuration: TrainingConfiguration
     ) throws(TasksError) -> (TailNetwork, Int) {
         let features = network.tailOutputs(of: photos)
-        let data = try TrainingSet(
-            features: try Matrix(rows: features), labels: photos.allLabels, classCount: network.classCount)
+        let data = try TrainingSet(rows: features, labels: photos.allLabels, classCount: network.classCount)
         let options = SoftmaxRegressionOptions(
             l2Strength: configuration.l2Strength ?? 1 / Double(features.count), labelSmoothing: configuration.labelSmoothing,
             maxIterations: configuration.maxIterations, gradientTolerance: configuration.gradientTolerance)

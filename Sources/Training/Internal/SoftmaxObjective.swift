@@ -10,8 +10,10 @@ final class SoftmaxObjective {
     let l2Strength: Double
     /// ε, the label smoothing.
     let labelSmoothing: Double
-    /// N × K: the logits, then the residuals (P − T) / N of the rows.
+    /// A block's logits, then its residuals (P − T) / N: `FeatureRows.blockRows × K`.
     private var scratch: [Double]
+    /// A block of float32 rows converted to double (empty for double features).
+    private var blockFeatures: [Double] = []
     /// How many times `evaluate` ran.
     private(set) var evaluations = 0
 
@@ -21,7 +23,7 @@ final class SoftmaxObjective {
         self.data = data
         self.l2Strength = l2Strength
         self.labelSmoothing = labelSmoothing
-        scratch = Array(repeating: 0, count: data.count * data.classCount)
+        scratch = Array(repeating: 0, count: min(data.count, FeatureRows.blockRows) * data.classCount)
     }
 
     /// K × (D + 1), the length of θ.
@@ -35,55 +37,75 @@ final class SoftmaxObjective {
     /// (λ/2) ‖W‖², ∇_W L = Rᵀ X + λ W (`cblas_dgemm`), ∇_b L = the column sums of R. Each row is
     /// shifted by its largest logit, and log(Σ exp) is taken as log1p of the other classes' terms,
     /// so that a confident row keeps its small loss and residual to full precision.
+    ///
+    /// The rows go in blocks of `FeatureRows.blockRows`: each block's logits, residuals and
+    /// share of ∇_W while its features are in cache (float32 rows are converted per block).
     func evaluate(_ parameters: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> Double {
         evaluations += 1
         let (n, d, k) = (data.count, data.featureCount, data.classCount)
-        let labels = data.labels
-        let weights = parameters
         let bias = parameters + k * d
-        let biasGradient = gradient + k * d
-        let offTarget = labelSmoothing / Double(k)
-        let onTarget = 1 - labelSmoothing + offTarget
-        let scale = 1 / Double(n)
         var crossEntropy = 0.0
-        biasGradient.update(repeating: 0, count: k)
-        data.features.values.withUnsafeBufferPointer { features in
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                let logits = scratch.baseAddress!
-                Self.logits(
-                    features.baseAddress!, rows: n, columns: d, weights: weights, bias: bias, classes: k, into: logits)
-                for i in 0..<n {
-                    let row = logits + i * k
-                    let top = Self.largest(row, count: k)
-                    let largest = row[top]
-                    let labelShift = row[labels[i]] - largest
-                    var others = 0.0  // Σ over c ≠ top of exp(z_c − z_top)
-                    var shiftSum = 0.0  // Σ over c of (z_c − z_top)
-                    for c in 0..<k {
-                        let shift = row[c] - largest
-                        shiftSum += shift
-                        row[c] = c == top ? 1 : exp(shift)
-                        if c != top { others += row[c] }
-                    }
-                    // Σ_c t_c (log Σ exp(shift) − shift_c), with Σ_c t_c = 1.
-                    crossEntropy += log1p(others) - (offTarget * shiftSum + (1 - labelSmoothing) * labelShift)
-                    let total = 1 + others
-                    for c in 0..<k {
-                        let target = c == labels[i] ? onTarget : offTarget
-                        // p_top − t = (1 − t) − others / total keeps a residual near 0 exact.
-                        let residual = c == top ? (1 - target) - others / total : row[c] / total - target
-                        row[c] = residual * scale
-                        biasGradient[c] += row[c]
-                    }
+        (gradient + k * d).update(repeating: 0, count: k)
+        gradient.update(from: parameters, count: k * d)
+        for start in stride(from: 0, to: n, by: FeatureRows.blockRows) {
+            let block = start..<min(start + FeatureRows.blockRows, n)
+            data.rows.withDoubles(block, scratch: &blockFeatures) { features in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    let logits = scratch.baseAddress!
+                    Self.logits(
+                        features, rows: block.count, columns: d, weights: parameters, bias: bias, classes: k, into: logits)
+                    crossEntropy += residuals(logits, rows: block, biasGradient: gradient + k * d)
+                    // ∇_W = Rᵀ X + λ W: the first block scales the weights copied in by λ, the others add.
+                    BLAS.multiply(
+                        transposeA: true, m: k, n: d, k: block.count, logits, features,
+                        beta: start == 0 ? l2Strength : 1, into: gradient)
                 }
-                gradient.update(from: weights, count: k * d)
-                BLAS.multiply(
-                    transposeA: true, m: k, n: d, k: n, logits, features.baseAddress!, beta: l2Strength, into: gradient)
             }
         }
         var squaredNorm = 0.0
-        for index in 0..<k * d { squaredNorm += weights[index] * weights[index] }
-        return crossEntropy * scale + 0.5 * l2Strength * squaredNorm
+        for index in 0..<k * d { squaredNorm += parameters[index] * parameters[index] }
+        return crossEntropy / Double(n) + 0.5 * l2Strength * squaredNorm
+    }
+
+    /// Turns the logits of `rows` (a block, `rows.count × K` from `logits`) into the residuals
+    /// (P − T) / N in place, adds their column sums to `biasGradient`, and returns the block's
+    /// Σ cross-entropy. Each row is shifted by its largest logit, and log(Σ exp) is taken as
+    /// log1p of the other classes' terms, so that a confident row keeps its small loss and
+    /// residual to full precision.
+    private func residuals(
+        _ logits: UnsafeMutablePointer<Double>, rows: Range<Int>, biasGradient: UnsafeMutablePointer<Double>
+    ) -> Double {
+        let k = data.classCount
+        let offTarget = labelSmoothing / Double(k)
+        let onTarget = 1 - labelSmoothing + offTarget
+        let scale = 1 / Double(data.count)
+        var crossEntropy = 0.0
+        for (offset, i) in rows.enumerated() {
+            let row = logits + offset * k
+            let label = data.labels[i]
+            let top = Self.largest(row, count: k)
+            let largest = row[top]
+            let labelShift = row[label] - largest
+            var others = 0.0  // Σ over c ≠ top of exp(z_c − z_top)
+            var shiftSum = 0.0  // Σ over c of (z_c − z_top)
+            for c in 0..<k {
+                let shift = row[c] - largest
+                shiftSum += shift
+                row[c] = c == top ? 1 : exp(shift)
+                if c != top { others += row[c] }
+            }
+            // Σ_c t_c (log Σ exp(shift) − shift_c), with Σ_c t_c = 1.
+            crossEntropy += log1p(others) - (offTarget * shiftSum + (1 - labelSmoothing) * labelShift)
+            let total = 1 + others
+            for c in 0..<k {
+                let target = c == label ? onTarget : offTarget
+                // p_top − t = (1 − t) − others / total keeps a residual near 0 exact.
+                let residual = c == top ? (1 - target) - others / total : row[c] / total - target
+                row[c] = residual * scale
+                biasGradient[c] += row[c]
+            }
+        }
+        return crossEntropy
     }
 
     /// Z = X Wᵀ + 1 bᵀ into `logits` (rows × classes), for X (rows × columns), W (classes ×
