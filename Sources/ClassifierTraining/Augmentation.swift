@@ -46,7 +46,7 @@ package struct FeatureVariant: Sendable, Hashable {
 /// and angle within those bounds. Everything is drawn from the photo's content and the seed:
 /// the same photo gets the same views in every run, so their features are cached like the
 /// others. Training draws one view per photo and epoch; validation photos are never augmented.
-package struct Augmentation: Sendable, Equatable {
+package struct Augmentation: Codable, Sendable, Equatable {
     /// The views per photo, the photo as it is included: 2 to 16; 4 by default.
     package var views = 4
     /// The largest exposure change, in stops (0 to 2); 0 for none.

@@ -74,6 +74,8 @@ package struct TrainingReport: Codable, Sendable {
     package var classes: [String] = []
     /// Training photos per class (after the split), by class.
     package var trainingCounts: [Int] = []
+    /// The views of each training photo (`--augment` and its options, the seed set); nil without.
+    package var augmentation: Augmentation?
     /// The rows the head was fitted on: one per training photo, `Augmentation.views` when augmenting.
     package var trainingRows = 0
     package var validationCount = 0

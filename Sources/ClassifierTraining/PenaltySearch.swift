@@ -19,7 +19,8 @@ enum PenaltySearch {
     ) throws(TasksError) -> (l2: Double, fit: SoftmaxRegressionFit, grid: [TrainingReport.PenaltyTrial]) {
         guard !validation.rows.isEmpty else {
             throw .invalidArgument(
-                "--l2 auto chooses the penalty on validation photos: give --validation DIR or --validation-split F.")
+                "--l2 auto chooses the penalty on validation photos, and there is none that could be read: give "
+                    + "--validation DIR or --validation-split F with readable photos.")
         }
         let features = try Matrix(rows: validation.rows)
         var grid: [TrainingReport.PenaltyTrial] = []

@@ -67,6 +67,7 @@ struct RunPhotos {
             seeded.seed = views.seed ?? configuration.seed
             return seeded
         }
+        report.augmentation = augmentation
         let trainingFeatures = FeatureSet.extract(training, tasks: tasks.map { $0.augmenting(augmentation) }, each: each)
         let validationFeatures = FeatureSet.extract(validation, tasks: tasks, each: each)
         report.skipped = (trainingFeatures.skipped + validationFeatures.skipped).map {

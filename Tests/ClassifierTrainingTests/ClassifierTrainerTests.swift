@@ -165,7 +165,8 @@ struct ClassifierTrainerTests {
         without.searchesL2 = true
         #expect(
             throws: TasksError.invalidArgument(
-                "--l2 auto chooses the penalty on validation photos: give --validation DIR or --validation-split F.")
+                "--l2 auto chooses the penalty on validation photos, and there is none that could be read: give "
+                    + "--validation DIR or --validation-split F with readable photos.")
         ) { try ClassifierTrainer.train(without) }
     }
 

@@ -40,7 +40,8 @@ struct TrainCommandTests {
         #expect(
             run.stderr.contains(
                 "warning: only 9 validation photos for 3 classes: the best epoch and early stopping follow a validation loss "
-                    + "that each photo moves a lot; give at least 50"), "\(run.stderr)")
+                    + "that each photo moves a lot; give at least 50 (more photos, or a larger --validation-split)"),
+            "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
         #expect(report["trainingRows"] as? Int == 36, "two views of each of the 18 photos")
         let check = try #require(report["quantizedCheck"] as? [String: Any], "\(report)")
@@ -181,8 +182,9 @@ struct TrainCommandTests {
             ),
             (["--fine-tune", "1", "--optimizer", "rmsprop"], "--optimizer must be adam or sgd, got 'rmsprop'"),
             (
-                ["--fine-tune", "1", "--l2", "auto"],
-                "--l2 auto chooses the frozen head's penalty; give a number with --fine-tune"
+                ["--hidden-units", "8", "--l2", "auto"],
+                "--l2 auto chooses the frozen head's penalty; with --fine-tune, --fine-tune-from or --hidden-units give a "
+                    + "number (the trained layers' weight decay)"
             ),
             (["--l2", "much"], "--l2 expects a number >= 0 or auto, got 'much'"),
             (["--fine-tune", "1", "--dropout", "1"], "--dropout expects a number in [0, 1), got '1'"),

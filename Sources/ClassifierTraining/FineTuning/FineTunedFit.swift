@@ -1,5 +1,6 @@
 import FineTuning
 import Foundation
+import ImageTasks
 import TFLiteMetadata
 import TasksCommon
 import Training
@@ -70,11 +71,18 @@ enum FineTunedFit {
     private static func check(
         _ trained: TrainedClassifier, _ photos: RunPhotos, _ configuration: TrainingConfiguration
     ) throws(TasksError) -> QuantizedModelCheck {
-        let (examples, name) = photos.validation.isEmpty ? (photos.training, "training") : (photos.validation, "validation")
-        return try QuantizedModelCheck.measure(
-            float: try ClassifierExport.model(trained, quantized: false),
-            quantized: try ClassifierExport.model(trained, quantized: true), examples: examples, photos: name,
-            classes: photos.folder.classes, workers: configuration.workers, threads: configuration.threads)
+        let float = try ClassifierExport.model(trained, quantized: false)
+        let quantized = try ClassifierExport.model(trained, quantized: true)
+        func measure(_ examples: [LabeledImageFolder.Example], _ name: String) throws(TasksError) -> QuantizedModelCheck {
+            try QuantizedModelCheck.measure(
+                float: float, quantized: quantized, examples: examples, photos: name, classes: photos.folder.classes,
+                workers: configuration.workers, threads: configuration.threads)
+        }
+        // Validation photos none of which could be read measure nothing: the training photos then.
+        if !photos.validation.isEmpty, case let check = try measure(photos.validation, "validation"), check.count > 0 {
+            return check
+        }
+        return try measure(photos.training, "training")
     }
 
     /// `network` with its head fitted first on the frozen tail's output (softmax regression to

@@ -16,9 +16,15 @@ package struct QuantizedModelCheck: Codable, Sendable, Equatable {
     package var quantizedAccuracy: Double
     /// The classes the quantized model gives as the first category of at least one photo.
     package var quantizedPredictedClasses: Int
+    /// The same for the float model.
+    package var floatPredictedClasses: Int
 
-    /// The quantized model loses more than 1 point of accuracy, or gives one class for every photo.
-    package var isDegraded: Bool { floatAccuracy - quantizedAccuracy > 0.01 || quantizedPredictedClasses <= 1 }
+    /// The quantized model loses more than 1 point of accuracy, or gives one class for every
+    /// photo where the float model gives several (a float model that gives one class already
+    /// is no better to ship).
+    package var isDegraded: Bool {
+        count > 0 && (floatAccuracy - quantizedAccuracy > 0.01 || (quantizedPredictedClasses <= 1 && floatPredictedClasses > 1))
+    }
 
     /// Classifies `examples` with both models.
     /// - Throws: `TasksError` when a model cannot be loaded.
@@ -37,7 +43,7 @@ package struct QuantizedModelCheck: Codable, Sendable, Equatable {
         return QuantizedModelCheck(
             photos: photos, count: paired.count, floatAccuracy: share(paired.filter { $0.0 == $0.1 }.count),
             quantizedAccuracy: share(paired.filter { $0.0 == $0.2 }.count),
-            quantizedPredictedClasses: Set(paired.map(\.2)).count)
+            quantizedPredictedClasses: Set(paired.map(\.2)).count, floatPredictedClasses: Set(paired.map(\.1)).count)
     }
 
     /// Each example's first category as a class index (nil when it could not be classified;

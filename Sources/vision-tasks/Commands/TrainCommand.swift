@@ -176,7 +176,9 @@ struct TrainCommand: ParsableCommand {
             parsed, epochs: epochsGiven, learningRate: try parsed.value(Self.learningRate))
         if settings.fineTuning != nil {
             guard penalty != .auto else {
-                throw UsageError("--l2 auto chooses the frozen head's penalty; give a number with --fine-tune")
+                throw UsageError(
+                    "--l2 auto chooses the frozen head's penalty; with --fine-tune, --fine-tune-from or --hidden-units "
+                        + "give a number (the trained layers' weight decay)")
             }
             settings.fineTuning?.weightDecay = settings.l2Strength ?? 0
         }
@@ -248,7 +250,12 @@ struct TrainCommand: ParsableCommand {
             StandardStreams.warn(
                 "warning: only \(report.validationCount) validation photos for \(report.classes.count) classes: the best "
                     + "epoch and early stopping follow a validation loss that each photo moves a lot; give at least "
-                    + "\(fewest) (more photos, or a larger --validation-split), or --patience 0 to train every epoch")
+                    + "\(fewest) (more photos, or a larger --validation-split)")
+        }
+        if settings.validation != .none, report.validationCount == 0 {
+            StandardStreams.warn(
+                "warning: no validation photo could be read (see the photos skipped above): nothing was measured on "
+                    + "validation photos" + (settings.fineTuning == nil ? ", and the penalty is 1/N" : ""))
         }
         if let check = report.quantizedCheck, check.isDegraded {
             let loss = (check.floatAccuracy - check.quantizedAccuracy) * 100

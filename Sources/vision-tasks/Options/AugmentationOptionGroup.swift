@@ -9,7 +9,7 @@ enum AugmentationOptionGroup {
             + "drawn from the photo and --seed), each as it is and flipped; one view per photo and epoch with trained "
             + "layers, all of them for the frozen head (their features computed once and cached).")
     static let views = Option<Int?>(
-        name: "augment-views", valueName: "N", help: "Views per photo with --augment, the photo as it is included.",
+        name: "augment-views", valueName: "N", help: "Views per photo, the photo as it is included (turns --augment on).",
         default: nil, defaultDescription: "4: the photo, its flip, a crop and the crop flipped"
     ) { text throws(UsageError) in
         try ValueParser.integer("augment-views", in: Augmentation.viewRange)(text)
@@ -17,12 +17,12 @@ enum AugmentationOptionGroup {
     static let exposure = Option<Double>(
         name: "augment-exposure", valueName: "STOPS",
         help: "Change each view's exposure (but the photo as it is) by a random amount up to this many stops, either way "
-            + "(Create ML's exposure augmentation).", default: 0, defaultDescription: "0, none",
+            + "(Create ML's exposure augmentation; turns --augment on).", default: 0, defaultDescription: "0, none",
         transform: ValueParser.decimal("augment-exposure", in: Augmentation.exposureRange))
     static let rotation = Option<Double>(
         name: "augment-rotation", valueName: "DEG",
         help: "Turn each view (but the photo as it is) by a random angle up to this many degrees, either way, the "
-            + "corners filled with the nearest edge (Create ML's rotation augmentation).", default: 0,
+            + "corners filled with the nearest edge (Create ML's rotation augmentation; turns --augment on).", default: 0,
         defaultDescription: "0, none", transform: ValueParser.decimal("augment-rotation", in: Augmentation.rotationRange))
 
     static let optionTable = [augment.definition, views.definition, exposure.definition, rotation.definition]

@@ -53,7 +53,9 @@ enum TrainingSummary {
         let counts = zip(report.classes, report.trainingCounts).map { "\($0) \($1)" }.joined(separator: ", ")
         var lines = [
             "classes: \(report.classes.count) (training photos: \(counts))",
-            "features: \(report.featureCount) per photo, \(report.computedFeatures) computed, \(report.cachedFeatures) read from "
+            "features: \(report.featureCount) per photo"
+                + (report.augmentation.map(Self.views) ?? "")
+                + ", \(report.computedFeatures) computed, \(report.cachedFeatures) read from "
                 + "the cache, \(String(format: "%.1f", report.featureSeconds)) s"
                 + (report.skipped.isEmpty ? "" : "; \(report.skipped.count) photos skipped (listed above)")
                 + (report.skippedFolders.isEmpty
@@ -75,6 +77,14 @@ enum TrainingSummary {
                 + "export \(String(format: "%.1f", max(0, report.totalSeconds - report.featureSeconds - report.fitSeconds))) s")
         lines.append("wrote \(report.output) in \(String(format: "%.1f", report.totalSeconds)) s")
         lines.forEach(StandardStreams.emit)
+    }
+
+    /// " and view (4 views per training photo, exposure ±0.5 stops, rotation ±10°)".
+    private static func views(_ augmentation: Augmentation) -> String {
+        var parts = ["\(augmentation.views) views per training photo"]
+        if augmentation.exposure > 0 { parts.append("exposure ±\(String(format: "%g", augmentation.exposure)) stops") }
+        if augmentation.rotation > 0 { parts.append("rotation ±\(String(format: "%g", augmentation.rotation))°") }
+        return " and view (" + parts.joined(separator: ", ") + ")"
     }
 
     /// The fit: L-BFGS's iterations, or the epochs of trained layers and the best one.
