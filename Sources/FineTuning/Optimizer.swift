@@ -28,22 +28,23 @@ final class Optimizer {
         second = kind == .adam ? sizes.map { FloatBuffer(count: $0) } : []
     }
 
-    /// One step on every parameter from its gradient.
-    func step(_ weights: [FloatBuffer], gradients: [FloatBuffer]) {
+    /// One step on every parameter from its gradient, each at its learning rate times
+    /// `rateScale` (the schedule's factor for this step).
+    func step(_ weights: [FloatBuffer], gradients: [FloatBuffer], rateScale: Double = 1) {
         steps += 1
         for index in weights.indices {
             switch kind {
-            case .adam: adam(weights[index], gradients[index], index)
-            case .sgd: sgd(weights[index], gradients[index], index)
+            case .adam: adam(weights[index], gradients[index], index, rateScale)
+            case .sgd: sgd(weights[index], gradients[index], index, rateScale)
             }
         }
     }
 
-    private func adam(_ w: FloatBuffer, _ g: FloatBuffer, _ index: Int) {
+    private func adam(_ w: FloatBuffer, _ g: FloatBuffer, _ index: Int, _ rateScale: Double) {
         let t = Double(steps)
         // The bias corrections in Double: β2ᵗ is close to 1 for the first thousands of steps.
         let correction = (1 - pow(Double(Self.beta2), t)).squareRoot() / (1 - pow(Double(Self.beta1), t))
-        let rate = Float(Double(rates[index]) * correction)
+        let rate = Float(Double(rates[index]) * rateScale * correction)
         let m = first[index].pointer
         let v = second[index].pointer
         let (b1, b2, epsilon) = (Self.beta1, Self.beta2, Self.epsilon)
@@ -55,8 +56,8 @@ final class Optimizer {
         }
     }
 
-    private func sgd(_ w: FloatBuffer, _ g: FloatBuffer, _ index: Int) {
-        let rate = rates[index]
+    private func sgd(_ w: FloatBuffer, _ g: FloatBuffer, _ index: Int, _ rateScale: Double) {
+        let rate = Float(Double(rates[index]) * rateScale)
         let u = first[index].pointer
         for i in 0..<w.count {
             u[i] = Self.momentum * u[i] - rate * g.pointer[i]

@@ -15,6 +15,9 @@ final class TrainingSession {
     private var shuffler: SplitMix64
     private var dropoutRandom: SplitMix64
     private var labels: [Int] = []
+    /// Optimizer steps taken, and the most the run can take (the schedule's T).
+    private var steps = 0
+    private let totalSteps: Int
     private var batchWeights: [Float] = []
 
     init(network: TailNetwork, training: some TrainingExamples, settings: FineTuningSettings) {
@@ -29,6 +32,7 @@ final class TrainingSession {
         exampleWeights = Self.classWeights(training, classes: network.classCount, settings.classWeighting)
         decays = network.parameters.indices.map { $0.isMultiple(of: 2) }
         order = Array(0..<training.count)
+        totalSteps = settings.epochs * ((training.count + capacity - 1) / capacity)
         // Separate streams per use, so that a change in one (say the dropout rate) leaves the shuffles alone.
         shuffler = SplitMix64(seed: settings.seed ^ 0x7368_7566_666C_65)
         dropoutRandom = SplitMix64(seed: settings.seed ^ 0x6472_6F70_6F75_74)
@@ -67,7 +71,11 @@ final class TrainingSession {
     /// and its count of right answers. No step when the loss is not finite.
     private func step(_ training: some TrainingExamples, indices: ArraySlice<Int>, epoch: Int) -> (loss: Double, correct: Int) {
         let result = computeGradients(training, indices: indices, epoch: epoch)
-        if result.loss.isFinite { optimizer.step(engine.weights, gradients: engine.weightGradients) }
+        if result.loss.isFinite {
+            let rateScale = settings.learningRateSchedule.factor(step: steps, of: totalSteps)
+            optimizer.step(engine.weights, gradients: engine.weightGradients, rateScale: rateScale)
+            steps += 1
+        }
         return result
     }
 

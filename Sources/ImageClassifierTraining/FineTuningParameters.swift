@@ -20,6 +20,15 @@ extension ImageClassifierTrainer {
             case sgdWithMomentum
         }
 
+        /// How the learning rates change over the run (`vision-tasks train --learning-rate-schedule`).
+        public enum LearningRateSchedule: Sendable, Equatable {
+            /// The same rates at every step.
+            case constant
+            /// Keras's `CosineDecay`: each rate times ½ (1 + cos(π t / T)) at step t of the
+            /// T = epochs × batches per epoch, down to 0 after the last epoch.
+            case cosineDecay
+        }
+
         /// The base's blocks to train, counted from its features (`--fine-tune K`; a block is a
         /// depthwise and pointwise pair of MobileNet v1, an inverted residual of v2). 0 keeps the
         /// base frozen and trains the head alone (with `hiddenUnits`). Default 1.
@@ -35,10 +44,13 @@ extension ImageClassifierTrainer {
         public var batchSize = 32
         /// The head's learning rate. Default 0.001.
         public var learningRate = 1e-3
-        /// The base's blocks train at `learningRate` times this (0 < scale ≤ 1). Default 0.1.
-        public var baseLearningRateScale = 0.1
+        /// The base's blocks train at `learningRate` times this (0 < scale ≤ 1). Default 1 (Model
+        /// Maker's one learning rate).
+        public var baseLearningRateScale = 1.0
         /// Default `.adam`.
         public var optimizer = Optimizer.adam
+        /// Default `.constant`.
+        public var learningRateSchedule = LearningRateSchedule.constant
         /// The share of the head's inputs dropped while training (Model Maker's `dropout_rate`). Default 0.2.
         public var dropoutRate = 0.2
         /// Epochs without a lower validation loss before stopping; nil trains every epoch. Default 4.
@@ -74,6 +86,7 @@ extension ImageClassifierTrainer {
             settings.learningRate = learningRate
             settings.baseLearningRateScale = baseLearningRateScale
             settings.optimizer = optimizer == .adam ? .adam : .sgd
+            settings.learningRateSchedule = learningRateSchedule == .constant ? .constant : .cosine
             settings.dropout = dropoutRate
             settings.patience = earlyStoppingPatience
             settings.classWeighting = balancesClasses ? .balanced : .none

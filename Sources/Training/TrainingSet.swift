@@ -12,6 +12,9 @@ package struct TrainingSet: Sendable {
     /// K, the number of classes (≥ 2). A class may have no rows only when the fit smooths
     /// labels (`SoftmaxRegressionOptions.labelSmoothing` > 0).
     package let classCount: Int
+    /// The features' mean and covariance, for the fit's preconditioner; nil for more than
+    /// `FeatureMoments.largestFeatureCount` features (the fit then works on W and b as they are).
+    let moments: FeatureMoments?
 
     /// Pairs features with labels.
     /// - Parameters:
@@ -55,6 +58,7 @@ package struct TrainingSet: Sendable {
         self.rows = features
         self.labels = labels
         self.classCount = classCount
+        moments = features.columns <= FeatureMoments.largestFeatureCount ? FeatureMoments(features) : nil
     }
 
     /// N, the number of examples.

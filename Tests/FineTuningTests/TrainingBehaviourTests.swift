@@ -67,6 +67,30 @@ struct TrainingBehaviourTests {
         #expect(result.network.layers.last!.outputShape == [1, 3])
     }
 
+    /// Keras's CosineDecay: the full rate at the first step, half way down at the middle, 0 at
+    /// the end (and after it).
+    @Test func cosineScheduleFactors() {
+        let cosine = LearningRateSchedule.cosine
+        #expect(cosine.factor(step: 0, of: 100) == 1)
+        #expect(abs(cosine.factor(step: 50, of: 100) - 0.5) <= 1e-15)
+        #expect(abs(cosine.factor(step: 25, of: 100) - (1 + 0.5.squareRoot()) / 2) <= 1e-15)
+        #expect(abs(cosine.factor(step: 100, of: 100)) <= 1e-15 && abs(cosine.factor(step: 130, of: 100)) <= 1e-15)
+        #expect(LearningRateSchedule.constant.factor(step: 99, of: 100) == 1)
+    }
+
+    /// The schedule reaches the optimizer: a cosine run learns the problem too, and ends elsewhere
+    /// than the constant one.
+    @Test func aCosineScheduleStillLearns() throws {
+        let training = Self.separable(count: 30, seed: 1)
+        var settings = Self.settings()
+        settings.learningRateSchedule = .cosine
+        let cosine = try FineTuner.train(try Self.network(), training: training, validation: nil, settings: settings)
+        let constant = try FineTuner.train(try Self.network(), training: training, validation: nil, settings: Self.settings())
+        #expect(Self.accuracy(cosine.network, Self.separable(count: 30, seed: 2)) == 1)
+        #expect(cosine.network.parameters != constant.network.parameters)
+        #expect(cosine.epochs.last!.loss < 0.3 * cosine.epochs[0].loss, "losses \(cosine.epochs.map(\.loss))")
+    }
+
     @Test func theSameSeedRepeatsARunBitForBit() throws {
         let training = Self.separable(count: 20, seed: 3)
         var settings = Self.settings(epochs: 5)

@@ -93,15 +93,8 @@ struct SoftmaxRegressionTests {
             parameters.withUnsafeBufferPointer { objective.evaluate($0.baseAddress!, gradient: &scratch) }
         }
         _ = parameters.withUnsafeBufferPointer { objective.evaluate($0.baseAddress!, gradient: &gradient) }
-        let step = 1e-6
         for index in parameters.indices {
-            let original = parameters[index]
-            parameters[index] = original + step
-            let above = value(parameters)
-            parameters[index] = original - step
-            let below = value(parameters)
-            parameters[index] = original
-            let numeric = (above - below) / (2 * step)
+            let numeric = Self.centralDifference(&parameters, index, value)
             #expect(abs(numeric - gradient[index]) <= 1e-8, "parameter \(index): \(gradient[index]) vs \(numeric)")
         }
     }
@@ -185,6 +178,17 @@ struct SoftmaxRegressionTests {
         let values = labels.flatMap { label in centres[label].map { $0 + Double.random(in: -1.5...1.5, using: &random) } }
         return try TrainingSet(
             features: try Matrix(rows: rows, columns: columns, values: values), labels: labels, classCount: classes)
+    }
+
+    /// (f(x + h eᵢ) − f(x − h eᵢ)) / 2h with h = 1e-6, `point` restored after.
+    static func centralDifference(_ point: inout [Double], _ index: Int, _ value: ([Double]) -> Double) -> Double {
+        let (original, step) = (point[index], 1e-6)
+        point[index] = original + step
+        let above = value(point)
+        point[index] = original - step
+        let below = value(point)
+        point[index] = original
+        return (above - below) / (2 * step)
     }
 
     static func norm(_ values: [Double]) -> Double { values.reduce(0) { $0 + $1 * $1 }.squareRoot() }

@@ -194,6 +194,10 @@ struct TrainCommandTests {
                 ["--fine-tune", "1", "--base-learning-rate-scale", "2"],
                 "--base-learning-rate-scale expects a number in (0, 1], got '2'"
             ),
+            (
+                ["--fine-tune", "1", "--learning-rate-schedule", "step"],
+                "--learning-rate-schedule must be constant or cosine, got 'step'"
+            ),
         ])
     func fineTuningUsageErrors(arguments: [String], message: String) async throws {
         let run = try await VisionTasksTool.run(["train", "data", "--base", "b", "--output", "o"] + arguments)
@@ -220,8 +224,10 @@ struct TrainCommandTests {
         let run = try await VisionTasksTool.run([
             "train", folder.appendingPathComponent("data").path, "--base", Self.extractor, "--output", output,
             "--validation-split", "0.25", "--fine-tune", "1", "--epochs", "2", "--batch-size", "2", "--no-cache",
+            "--learning-rate-schedule", "cosine",
         ])
         #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("adam at 0.001 with cosine decay (base layers at 1x)"), "\(run)")
         let epochs = run.diagnostics.filter { $0.hasPrefix("epoch ") }
         #expect(epochs.count == 2 && epochs[0].hasPrefix("epoch 1/2: loss "), "\(run)")
         #expect(run.stdout.contains("trained 3 layers of the base from tensor 77 [1, 7, 7, 1024] and the head"), "\(run)")

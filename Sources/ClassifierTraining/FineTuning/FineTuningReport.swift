@@ -16,6 +16,8 @@ package struct FineTuningReport: Codable, Sendable {
     /// The head's learning rate; the base's layers train at `learningRate × baseLearningRateScale`.
     package var learningRate: Double
     package var baseLearningRateScale: Double
+    /// `constant` or `cosine` (`LearningRateSchedule`).
+    package var learningRateSchedule: String
     package var batchSize: Int
     package var dropout: Double
     package var labelSmoothing: Double
@@ -41,6 +43,7 @@ package struct FineTuningReport: Codable, Sendable {
         optimizer = settings.optimizer.rawValue
         learningRate = settings.learningRate
         baseLearningRateScale = settings.baseLearningRateScale
+        learningRateSchedule = settings.learningRateSchedule.rawValue
         batchSize = settings.batchSize
         dropout = settings.dropout
         labelSmoothing = settings.labelSmoothing

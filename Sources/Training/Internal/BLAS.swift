@@ -17,4 +17,43 @@ enum BLAS {
             blasint(m), blasint(n), blasint(k), alpha, a, blasint(transposeA ? m : k), b, blasint(transposeB ? k : n),
             beta, c, blasint(n))
     }
+
+    /// C += Aᵀ A for A (rows × columns, row-major): the upper triangle of C (columns × columns,
+    /// row-major) only. The corresponding C function is `cblas_dsyrk`.
+    static func addGram(_ a: UnsafePointer<Double>, rows: Int, columns: Int, into c: UnsafeMutablePointer<Double>) {
+        cblas_dsyrk(
+            CblasRowMajor, CblasUpper, CblasTrans, blasint(columns), blasint(rows), 1, a, blasint(columns), 1, c,
+            blasint(columns))
+    }
+
+    /// Factors the symmetric positive definite n × n matrix in `a` as L Lᵀ, leaving L in its
+    /// lower triangle, column-major (LAPACK's layout; for a symmetric matrix either layout is
+    /// the same input). Returns false when the matrix is not positive definite (to rounding).
+    /// The corresponding LAPACK function is `dpotrf`.
+    static func choleskyFactor(_ a: UnsafeMutablePointer<Double>, n: Int) -> Bool {
+        var (order, info) = (Int32(n), Int32(0))
+        dpotrf_("L", &order, a, &order, &info, 1)
+        return info == 0
+    }
+
+    /// B ← L⁻¹ B, or L⁻ᵀ B with `transpose`, for L (n × n, lower triangular, column-major, as
+    /// `choleskyFactor` leaves it) and B (n × columns, column-major). The corresponding C
+    /// function is `cblas_dtrsm`.
+    static func solveLower(
+        _ l: UnsafePointer<Double>, n: Int, transpose: Bool, _ b: UnsafeMutablePointer<Double>, columns: Int
+    ) {
+        cblas_dtrsm(
+            CblasColMajor, CblasLeft, CblasLower, transpose ? CblasTrans : CblasNoTrans, CblasNonUnit, blasint(n),
+            blasint(columns), 1, l, blasint(n), b, blasint(n))
+    }
+
+    /// B ← Lᵀ B for L (n × n, lower triangular, column-major) and B (n × columns,
+    /// column-major). The corresponding C function is `cblas_dtrmm`.
+    static func multiplyLowerTransposed(
+        _ l: UnsafePointer<Double>, n: Int, _ b: UnsafeMutablePointer<Double>, columns: Int
+    ) {
+        cblas_dtrmm(
+            CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, blasint(n), blasint(columns), 1, l,
+            blasint(n), b, blasint(n))
+    }
 }

@@ -43,28 +43,63 @@ final class SoftmaxObjective {
     func evaluate(_ parameters: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> Double {
         evaluations += 1
         let (n, d, k) = (data.count, data.featureCount, data.classCount)
-        let bias = parameters + k * d
         var crossEntropy = 0.0
         (gradient + k * d).update(repeating: 0, count: k)
         gradient.update(from: parameters, count: k * d)
+        forEachBlock(at: parameters) { block, features, logits in
+            crossEntropy += residuals(logits, rows: block, biasGradient: gradient + k * d)
+            // ∇_W = Rᵀ X + λ W: the first block scales the weights copied in by λ, the others add.
+            BLAS.multiply(
+                transposeA: true, m: k, n: d, k: block.count, logits, features,
+                beta: block.lowerBound == 0 ? l2Strength : 1, into: gradient)
+        }
+        var squaredNorm = 0.0
+        for index in 0..<k * d { squaredNorm += parameters[index] * parameters[index] }
+        return crossEntropy / Double(n) + 0.5 * l2Strength * squaredNorm
+    }
+
+    /// Each row's curvature at (W, b) = `parameters`: (1 − Σ_c p_c²) / (K − 1), the mean
+    /// eigenvalue of its class block diag(p) − p pᵀ on the directions that change the
+    /// probabilities (1/K where every p = 1/K, near 0 where the row is confidently classified).
+    func curvatures(at parameters: UnsafePointer<Double>) -> [Double] {
+        let k = data.classCount
+        var curvatures = [Double](repeating: 0, count: data.count)
+        forEachBlock(at: parameters) { block, _, logits in
+            for (offset, i) in block.enumerated() {
+                let row = logits + offset * k
+                let largest = row[Self.largest(row, count: k)]
+                var (total, squares) = (0.0, 0.0)
+                for c in 0..<k {
+                    let term = exp(row[c] - largest)
+                    total += term
+                    squares += term * term
+                }
+                curvatures[i] = (1 - squares / (total * total)) / Double(k - 1)
+            }
+        }
+        return curvatures
+    }
+
+    /// Calls `body` with each block of `FeatureRows.blockRows` rows: their range, their
+    /// features as doubles (`range.count × D`) and their logits Z = X Wᵀ + 1 bᵀ at (W, b) =
+    /// `parameters` (`range.count × K`, which `body` may overwrite), all borrowed for the call.
+    private func forEachBlock(
+        at parameters: UnsafePointer<Double>,
+        _ body: (Range<Int>, UnsafePointer<Double>, UnsafeMutablePointer<Double>) -> Void
+    ) {
+        let (n, d, k) = (data.count, data.featureCount, data.classCount)
         for start in stride(from: 0, to: n, by: FeatureRows.blockRows) {
             let block = start..<min(start + FeatureRows.blockRows, n)
             data.rows.withDoubles(block, scratch: &blockFeatures) { features in
                 scratch.withUnsafeMutableBufferPointer { scratch in
                     let logits = scratch.baseAddress!
                     Self.logits(
-                        features, rows: block.count, columns: d, weights: parameters, bias: bias, classes: k, into: logits)
-                    crossEntropy += residuals(logits, rows: block, biasGradient: gradient + k * d)
-                    // ∇_W = Rᵀ X + λ W: the first block scales the weights copied in by λ, the others add.
-                    BLAS.multiply(
-                        transposeA: true, m: k, n: d, k: block.count, logits, features,
-                        beta: start == 0 ? l2Strength : 1, into: gradient)
+                        features, rows: block.count, columns: d, weights: parameters, bias: parameters + k * d,
+                        classes: k, into: logits)
+                    body(block, features, logits)
                 }
             }
         }
-        var squaredNorm = 0.0
-        for index in 0..<k * d { squaredNorm += parameters[index] * parameters[index] }
-        return crossEntropy / Double(n) + 0.5 * l2Strength * squaredNorm
     }
 
     /// Turns the logits of `rows` (a block, `rows.count × K` from `logits`) into the residuals

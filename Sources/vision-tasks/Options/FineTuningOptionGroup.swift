@@ -38,10 +38,22 @@ enum FineTuningOptionGroup {
         }
         return value
     }
+    static let learningRateSchedule = Option<LearningRateSchedule>(
+        name: "learning-rate-schedule", valueName: "NAME",
+        help: "constant, or cosine: the learning rates decay from their value to 0 over --epochs (Keras's CosineDecay), "
+            + "with trained layers.",
+        default: .constant, defaultDescription: "constant"
+    ) { text throws(UsageError) in
+        guard let value = LearningRateSchedule(rawValue: text) else {
+            throw UsageError("--learning-rate-schedule must be constant or cosine, got '\(text)'")
+        }
+        return value
+    }
     static let baseLearningRateScale = Option<Double>(
         name: "base-learning-rate-scale", valueName: "F",
-        help: "The fine-tuned blocks' learning rate as a share of the head's (0 < F <= 1).", default: 0.1,
-        defaultDescription: "0.1"
+        help: "The fine-tuned blocks' learning rate as a share of the head's (0 < F <= 1); below 1 they move less from "
+            + "the base's weights (Keras's transfer-learning recipe).", default: 1,
+        defaultDescription: "1: one rate, Model Maker's"
     ) { text throws(UsageError) in
         guard let value = Double(text), value > 0, value <= 1 else {
             throw UsageError("--base-learning-rate-scale expects a number in (0, 1], got '\(text)'")
@@ -81,7 +93,8 @@ enum FineTuningOptionGroup {
 
     static let optionTable = [
         fineTune.definition, fineTuneFrom.definition, hiddenUnits.definition, batchSize.definition, optimizer.definition,
-        baseLearningRateScale.definition, dropout.definition, classWeights.definition, patience.definition,
+        learningRateSchedule.definition, baseLearningRateScale.definition, dropout.definition, classWeights.definition,
+        patience.definition,
         fitHeadFirst.definition,
     ]
 
@@ -96,8 +109,8 @@ enum FineTuningOptionGroup {
     static func unusedOptions(_ parsed: ParsedArguments) throws(UsageError) -> [String] {
         guard try !isNeural(parsed) else { return [] }
         let options: [OptionDefinition] = [
-            batchSize.definition, optimizer.definition, baseLearningRateScale.definition, dropout.definition,
-            classWeights.definition, patience.definition, fitHeadFirst.definition,
+            batchSize.definition, optimizer.definition, learningRateSchedule.definition, baseLearningRateScale.definition,
+            dropout.definition, classWeights.definition, patience.definition, fitHeadFirst.definition,
         ]
         return options.filter { parsed.contains($0) }.map { "--\($0.name)" }
     }
@@ -124,6 +137,7 @@ enum FineTuningOptionGroup {
         }
         settings.batchSize = try parsed.value(batchSize)
         settings.optimizer = try parsed.value(optimizer)
+        settings.learningRateSchedule = try parsed.value(learningRateSchedule)
         settings.baseLearningRateScale = try parsed.value(baseLearningRateScale)
         settings.dropout = try parsed.value(dropout)
         settings.classWeighting = try parsed.value(classWeights)

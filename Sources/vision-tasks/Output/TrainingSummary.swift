@@ -111,6 +111,8 @@ enum TrainingSummary {
         return "trained \(trained)\(hidden) on \(report.trainingRows) rows: \(report.stopReason); best epoch \(tuning.bestEpoch) "
             + "(loss \(String(format: "%.4f", best.loss))"
             + (best.validationLoss.map { ", validation loss \(String(format: "%.4f", $0))" } ?? "") + "), "
-            + "\(tuning.optimizer) at \(String(format: "%g", tuning.learningRate)), \(String(format: "%.1f", report.fitSeconds)) s"
+            + "\(tuning.optimizer) at \(String(format: "%g", tuning.learningRate))"
+            + (tuning.learningRateSchedule == "constant" ? "" : " with \(tuning.learningRateSchedule) decay")
+            + " (base layers at \(String(format: "%g", tuning.baseLearningRateScale))x), \(String(format: "%.1f", report.fitSeconds)) s"
     }
 }
