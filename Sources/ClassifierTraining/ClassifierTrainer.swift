@@ -175,6 +175,8 @@ package enum ClassifierTrainer {
         let extractor = try FeatureExtractor(base: configuration.base, featureTensor: configuration.featureTensor)
         let (trainingFeatures, validationFeatures) = try photos.features(
             extractor, configuration, since: start, report: &report, progress: progress)
+        // The fit's time includes the features' moments, which the training set computes for it.
+        let fitStart = ContinuousClock.now
         // The float32 rows themselves, not a double copy: the fit converts them block by block.
         let data = try TrainingSet(
             rows: trainingFeatures.rows, labels: trainingFeatures.labels, classCount: photos.folder.classes.count)
@@ -182,7 +184,6 @@ package enum ClassifierTrainer {
         let options = SoftmaxRegressionOptions(
             l2Strength: λ, labelSmoothing: configuration.labelSmoothing, maxIterations: configuration.maxIterations,
             gradientTolerance: configuration.gradientTolerance)
-        let fitStart = ContinuousClock.now
         let fit: SoftmaxRegressionFit
         // The penalty is chosen on the validation photos when asked, or when none is given and there are some.
         if configuration.searchesL2 || (configuration.l2Strength == nil && !validationFeatures.rows.isEmpty) {
