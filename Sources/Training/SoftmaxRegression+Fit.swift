@@ -82,21 +82,18 @@ extension SoftmaxRegression {
         repeat {
             var parameters = options.lbfgsParameters
             parameters.max_iterations = Int32(options.maxIterations - done)
-            // The evaluations split the rows between threads of their own; the refresh leaves its products to BLAS.
-            outcome = BLAS.withOneThread {
-                LBFGS.minimize(
-                    variables, parameters: parameters, evaluate: solver.evaluate,
-                    progress: { report in
-                        progress(
-                            TrainingProgress(
-                                iteration: done + report.iteration, objective: report.objective,
-                                gradientNorm: solver.lastGradientNorm))
-                        if Task.isCancelled { return .cancel }
-                        if solver.hasConverged(tolerance: options.gradientTolerance) { return .converged }
-                        let refreshes = solver.isPreconditioned && report.iteration >= Self.refreshInterval
-                        return refreshes && done + report.iteration < options.maxIterations ? .restart : .proceed
-                    })
-            }
+            outcome = LBFGS.minimize(
+                variables, parameters: parameters, evaluate: solver.evaluate,
+                progress: { report in
+                    progress(
+                        TrainingProgress(
+                            iteration: done + report.iteration, objective: report.objective,
+                            gradientNorm: solver.lastGradientNorm))
+                    if Task.isCancelled { return .cancel }
+                    if solver.hasConverged(tolerance: options.gradientTolerance) { return .converged }
+                    let refreshes = solver.isPreconditioned && report.iteration >= Self.refreshInterval
+                    return refreshes && done + report.iteration < options.maxIterations ? .restart : .proceed
+                })
             done += outcome.iterations
             if outcome.restarts { solver.refresh(variables.pointer) }
         } while outcome.restarts

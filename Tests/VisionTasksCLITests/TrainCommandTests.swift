@@ -153,6 +153,32 @@ struct TrainCommandTests {
         #expect(ties == [9, 0])
     }
 
+    /// A split of one photo per class keeps them all for training: the warning says so, not
+    /// that photos could not be read.
+    @Test func aSplitThatKeepsNoValidationPhotoSaysWhy() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["hat", "shoes"] {
+            let source = TestData.url("datasets/clothing-small/train/\(name)")
+            let folder = root.appendingPathComponent("data/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let photo = try #require(try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().first)
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
+        }
+        let run = try await VisionTasksTool.run([
+            "train", root.appendingPathComponent("data").path, "--base", Self.extractor, "--no-cache",
+            "--output", root.appendingPathComponent("out").path, "--validation-split", "0.5",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stderr.contains(
+                "warning: --validation-split 0.5 kept no photo for validation (each class keeps at least one photo, with its "
+                    + "identical copies, for training): nothing was measured on validation photos, and the penalty is 1/N"),
+            "\(run)")
+        #expect(!run.stderr.contains("could be read"), "\(run)")
+    }
+
     @Test func usageErrors() async throws {
         let both = try await VisionTasksTool.run([
             "train", "data", "--base", Self.extractor, "--output", "out", "--validation", "v", "--validation-split", "0.2",

@@ -56,15 +56,4 @@ enum BLAS {
             CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, blasint(n), blasint(columns), 1, l,
             blasint(n), b, blasint(n))
     }
-
-    /// Runs `body` with OpenBLAS on one thread per call (each call then runs on its caller's
-    /// thread, so that several threads can call it at once), restoring its thread count after.
-    /// Process-wide: another BLAS user meanwhile runs on one thread too. The corresponding C
-    /// functions are `openblas_get_num_threads` and `openblas_set_num_threads`.
-    static func withOneThread<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        let threads = openblas_get_num_threads()
-        openblas_set_num_threads(1)
-        defer { openblas_set_num_threads(threads) }
-        return try body()
-    }
 }

@@ -1,37 +1,19 @@
 import Foundation
 
 /// L(W, b) and its gradient for one training set, over the flat parameter vector
-/// θ = (W row-major, K × D, then b, K) that liblbfgs moves. Not `Sendable`: it keeps scratch
-/// matrices between evaluations; one fit uses it from one thread (each evaluation works on the
-/// `parts` of the rows at once, on threads of its own, and waits for them).
+/// θ = (W row-major, K × D, then b, K) that liblbfgs moves. Not `Sendable`: it keeps a scratch
+/// matrix between evaluations; one fit uses it from one thread.
 final class SoftmaxObjective {
-    /// The rows one thread of an evaluation works on, with its scratch matrices and its share
-    /// of the gradient.
-    final class Part {
-        let rows: Range<Int>
-        /// A block's logits, then its residuals (P − T) / N: `FeatureRows.blockRows × K`.
-        var logits: [Double]
-        /// A block of float32 rows converted to double (empty for double features).
-        var features: [Double] = []
-        /// Σ over the part's rows of ∇_W and ∇_b of the cross-entropy (without the penalty).
-        var gradient: [Double]
-        var crossEntropy = 0.0
-
-        init(rows: Range<Int>, classes: Int, parameters: Int) {
-            self.rows = rows
-            logits = [Double](repeating: 0, count: min(rows.count, FeatureRows.blockRows) * classes)
-            gradient = [Double](repeating: 0, count: parameters)
-        }
-    }
-
     /// The examples, labels and class count.
     let data: TrainingSet
     /// λ, the penalty on ‖W‖²_F / 2.
     let l2Strength: Double
     /// ε, the label smoothing.
     let labelSmoothing: Double
-    /// The rows in at most `partCount` runs of whole blocks, in order.
-    private let parts: [Part]
+    /// A block's logits, then its residuals (P − T) / N: `FeatureRows.blockRows × K`.
+    private var scratch: [Double]
+    /// A block of float32 rows converted to double (empty for double features).
+    private var blockFeatures: [Double] = []
     /// How many times `evaluate` ran.
     private(set) var evaluations = 0
 
@@ -41,18 +23,8 @@ final class SoftmaxObjective {
         self.data = data
         self.l2Strength = l2Strength
         self.labelSmoothing = labelSmoothing
-        let blocks = (data.count + FeatureRows.blockRows - 1) / FeatureRows.blockRows
-        let perPart = (blocks + Self.partCount - 1) / Self.partCount
-        parts = stride(from: 0, to: data.count, by: perPart * FeatureRows.blockRows).map { start in
-            Part(
-                rows: start..<min(start + perPart * FeatureRows.blockRows, data.count), classes: data.classCount,
-                parameters: data.classCount * (data.featureCount + 1))
-        }
+        scratch = Array(repeating: 0, count: min(data.count, FeatureRows.blockRows) * data.classCount)
     }
-
-    /// The threads of an evaluation: the machine's 2 cores (fixed, not the machine's count, so
-    /// that the sums, and so a fit, are the same on every machine).
-    static let partCount = 2
 
     /// K × (D + 1), the length of θ.
     var parameterCount: Int { data.classCount * (data.featureCount + 1) }
@@ -67,52 +39,23 @@ final class SoftmaxObjective {
     /// so that a confident row keeps its small loss and residual to full precision.
     ///
     /// The rows go in blocks of `FeatureRows.blockRows`: each block's logits, residuals and
-    /// share of ∇_W while its features are in cache (float32 rows are converted per block), the
-    /// `parts` on threads of their own (`SoftmaxRegression.fit` runs BLAS on one thread per
-    /// call meanwhile: on 3,068 × 1,024 × 10 its own two threads cut an evaluation from 8.3 to
-    /// 7.7 ms, and spin when the machine is busy).
+    /// share of ∇_W while its features are in cache (float32 rows are converted per block).
     func evaluate(_ parameters: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> Double {
         evaluations += 1
-        let (d, k) = (data.featureCount, data.classCount)
-        let shared = Shared(objective: self, parameters: parameters)
-        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-            shared.objective.accumulate(shared.objective.parts[index], at: shared.parameters)
-        }
-        // ∇ = λ (W, 0) + the parts' sums, added in order.
-        for index in 0..<k * d { gradient[index] = l2Strength * parameters[index] }
-        (gradient + k * d).update(repeating: 0, count: k)
+        let (n, d, k) = (data.count, data.featureCount, data.classCount)
         var crossEntropy = 0.0
-        for part in parts {
-            crossEntropy += part.crossEntropy
-            for index in 0..<k * (d + 1) { gradient[index] += part.gradient[index] }
+        (gradient + k * d).update(repeating: 0, count: k)
+        gradient.update(from: parameters, count: k * d)
+        forEachBlock(at: parameters) { block, features, logits in
+            crossEntropy += residuals(logits, rows: block, biasGradient: gradient + k * d)
+            // ∇_W = Rᵀ X + λ W: the first block scales the weights copied in by λ, the others add.
+            BLAS.multiply(
+                transposeA: true, m: k, n: d, k: block.count, logits, features,
+                beta: block.lowerBound == 0 ? l2Strength : 1, into: gradient)
         }
         var squaredNorm = 0.0
         for index in 0..<k * d { squaredNorm += parameters[index] * parameters[index] }
-        return crossEntropy / Double(data.count) + 0.5 * l2Strength * squaredNorm
-    }
-
-    /// What the threads of one evaluation share. `@unchecked Sendable`: during `evaluate` the
-    /// objective's data and the parameters are only read, and each thread writes its own `Part`.
-    private struct Shared: @unchecked Sendable {
-        let objective: SoftmaxObjective
-        let parameters: UnsafePointer<Double>
-    }
-
-    /// Sums `part`'s cross-entropy and gradient (∇_W and ∇_b, without the penalty) at θ =
-    /// `parameters` into it.
-    private func accumulate(_ part: Part, at parameters: UnsafePointer<Double>) {
-        let (d, k) = (data.featureCount, data.classCount)
-        part.crossEntropy = 0
-        part.gradient.withUnsafeMutableBufferPointer { partGradient in
-            let partGradient = partGradient.baseAddress!
-            (partGradient + k * d).update(repeating: 0, count: k)
-            forEachBlock(of: part, at: parameters) { block, features, logits in
-                part.crossEntropy += residuals(logits, rows: block, biasGradient: partGradient + k * d)
-                BLAS.multiply(
-                    transposeA: true, m: k, n: d, k: block.count, logits, features,
-                    beta: block.lowerBound == part.rows.lowerBound ? 0 : 1, into: partGradient)
-            }
-        }
+        return crossEntropy / Double(n) + 0.5 * l2Strength * squaredNorm
     }
 
     /// Each row's curvature at (W, b) = `parameters`: (1 − Σ_c p_c²) / (K − 1), the mean
@@ -121,37 +64,35 @@ final class SoftmaxObjective {
     func curvatures(at parameters: UnsafePointer<Double>) -> [Double] {
         let k = data.classCount
         var curvatures = [Double](repeating: 0, count: data.count)
-        for part in parts {
-            forEachBlock(of: part, at: parameters) { block, _, logits in
-                for (offset, i) in block.enumerated() {
-                    let row = logits + offset * k
-                    let largest = row[Self.largest(row, count: k)]
-                    var (total, squares) = (0.0, 0.0)
-                    for c in 0..<k {
-                        let term = exp(row[c] - largest)
-                        total += term
-                        squares += term * term
-                    }
-                    curvatures[i] = (1 - squares / (total * total)) / Double(k - 1)
+        forEachBlock(at: parameters) { block, _, logits in
+            for (offset, i) in block.enumerated() {
+                let row = logits + offset * k
+                let largest = row[Self.largest(row, count: k)]
+                var (total, squares) = (0.0, 0.0)
+                for c in 0..<k {
+                    let term = exp(row[c] - largest)
+                    total += term
+                    squares += term * term
                 }
+                curvatures[i] = (1 - squares / (total * total)) / Double(k - 1)
             }
         }
         return curvatures
     }
 
-    /// Calls `body` with each block of `FeatureRows.blockRows` rows of `part`: their range, their
+    /// Calls `body` with each block of `FeatureRows.blockRows` rows: their range, their
     /// features as doubles (`range.count × D`) and their logits Z = X Wᵀ + 1 bᵀ at (W, b) =
     /// `parameters` (`range.count × K`, which `body` may overwrite), all borrowed for the call.
     private func forEachBlock(
-        of part: Part, at parameters: UnsafePointer<Double>,
+        at parameters: UnsafePointer<Double>,
         _ body: (Range<Int>, UnsafePointer<Double>, UnsafeMutablePointer<Double>) -> Void
     ) {
-        let (d, k) = (data.featureCount, data.classCount)
-        for start in stride(from: part.rows.lowerBound, to: part.rows.upperBound, by: FeatureRows.blockRows) {
-            let block = start..<min(start + FeatureRows.blockRows, part.rows.upperBound)
-            data.rows.withDoubles(block, scratch: &part.features) { features in
-                part.logits.withUnsafeMutableBufferPointer { logits in
-                    let logits = logits.baseAddress!
+        let (n, d, k) = (data.count, data.featureCount, data.classCount)
+        for start in stride(from: 0, to: n, by: FeatureRows.blockRows) {
+            let block = start..<min(start + FeatureRows.blockRows, n)
+            data.rows.withDoubles(block, scratch: &blockFeatures) { features in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    let logits = scratch.baseAddress!
                     Self.logits(
                         features, rows: block.count, columns: d, weights: parameters, bias: parameters + k * d,
                         classes: k, into: logits)

@@ -253,9 +253,14 @@ struct TrainCommand: ParsableCommand {
                     + "\(fewest) (more photos, or a larger --validation-split)")
         }
         if settings.validation != .none, report.validationCount == 0 {
+            // A split keeps at least one photo of each class for training, so it may keep none for validation.
+            let why =
+                if case .split(let share) = settings.validation {
+                    "--validation-split \(share) kept no photo for validation (each class keeps at least one photo, with its identical copies, for training)"
+                } else { "no validation photo could be read (see the photos skipped above)" }
             StandardStreams.warn(
-                "warning: no validation photo could be read (see the photos skipped above): nothing was measured on "
-                    + "validation photos" + (settings.fineTuning == nil ? ", and the penalty is 1/N" : ""))
+                "warning: \(why): nothing was measured on validation photos"
+                    + (settings.fineTuning == nil ? ", and the penalty is 1/N" : ""))
         }
         if let check = report.quantizedCheck, check.isDegraded {
             let loss = (check.floatAccuracy - check.quantizedAccuracy) * 100

@@ -113,6 +113,7 @@ enum TrainingSummary {
             + (best.validationLoss.map { ", validation loss \(String(format: "%.4f", $0))" } ?? "") + "), "
             + "\(tuning.optimizer) at \(String(format: "%g", tuning.learningRate))"
             + (tuning.learningRateSchedule == "constant" ? "" : " with \(tuning.learningRateSchedule) decay")
-            + " (base layers at \(String(format: "%g", tuning.baseLearningRateScale))x), \(String(format: "%.1f", report.fitSeconds)) s"
+            + (tuning.trainedLayers.isEmpty ? "" : " (base layers at \(String(format: "%g", tuning.baseLearningRateScale))x)")
+            + ", \(String(format: "%.1f", report.fitSeconds)) s"
     }
 }
