@@ -179,6 +179,31 @@ struct TrainCommandTests {
         #expect(!run.stderr.contains("could be read"), "\(run)")
     }
 
+    /// Early stopping after one epoch without a lower validation loss says "1 epoch" (2 classes
+    /// of 6 photos, 3 for validation; epoch 3's validation loss is above epoch 2's).
+    @Test func earlyStoppingNamesItsPatience() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (split, count) in [("train", 6), ("validation", 3)] {
+            for name in ["hat", "shoes"] {
+                let source = TestData.url("datasets/clothing-small/\(split)/\(name)")
+                let folder = root.appendingPathComponent("\(split)/\(name)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                for photo in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().prefix(count) {
+                    try FileManager.default.createSymbolicLink(
+                        at: folder.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
+                }
+            }
+        }
+        let run = try await VisionTasksTool.run([
+            "train", root.appendingPathComponent("train").path, "--validation", root.appendingPathComponent("validation").path,
+            "--base", Self.extractor, "--output", root.appendingPathComponent("out").path, "--no-cache", "--fine-tune", "1",
+            "--epochs", "10", "--patience", "1",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("stopped after epoch 3: no lower validation loss in 1 epoch; best epoch 2"), "\(run)")
+    }
+
     @Test func usageErrors() async throws {
         let both = try await VisionTasksTool.run([
             "train", "data", "--base", Self.extractor, "--output", "out", "--validation", "v", "--validation-split", "0.2",

@@ -146,7 +146,8 @@ enum FineTunedFit {
         report.l2Strength = settings.weightDecay
         report.stopReason =
             result.stoppedEarly
-            ? "stopped after epoch \(result.epochs.count): no lower validation loss in \(settings.patience ?? 0) epochs"
+            ? "stopped after epoch \(result.epochs.count): no lower validation loss in \(settings.patience ?? 0) epoch"
+                + (settings.patience == 1 ? "" : "s")
             : "trained \(result.epochs.count) epoch\(result.epochs.count == 1 ? "" : "s")"
         report.converged = true
     }
