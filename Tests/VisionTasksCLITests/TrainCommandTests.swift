@@ -7,10 +7,11 @@ import Testing
 struct TrainCommandTests {
     static let extractor = TestData.model("mobilenet_v1_1.0_224_quant_embedding_extractor.tflite").path
 
-    /// The first photos of three classes, for training and for validation.
-    static func subset(in root: URL) throws -> (train: String, validation: String) {
+    /// The first photos of `classes` (6 each) for training and for validation (3 each).
+    static func subset(in root: URL, classes: [String] = ["hat", "shoes", "skirt"]) throws -> (train: String, validation: String)
+    {
         for (split, count) in [("train", 6), ("validation", 3)] {
-            for name in ["hat", "shoes", "skirt"] {
+            for name in classes {
                 let source = TestData.url("datasets/clothing-small/\(split)/\(name)")
                 let folder = root.appendingPathComponent("\(split)/\(name)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -184,20 +185,10 @@ struct TrainCommandTests {
     @Test func earlyStoppingNamesItsPatience() async throws {
         let root = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        for (split, count) in [("train", 6), ("validation", 3)] {
-            for name in ["hat", "shoes"] {
-                let source = TestData.url("datasets/clothing-small/\(split)/\(name)")
-                let folder = root.appendingPathComponent("\(split)/\(name)")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                for photo in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted().prefix(count) {
-                    try FileManager.default.createSymbolicLink(
-                        at: folder.appendingPathComponent(photo), withDestinationURL: source.appendingPathComponent(photo))
-                }
-            }
-        }
+        let (train, validation) = try Self.subset(in: root, classes: ["hat", "shoes"])
         let run = try await VisionTasksTool.run([
-            "train", root.appendingPathComponent("train").path, "--validation", root.appendingPathComponent("validation").path,
-            "--base", Self.extractor, "--output", root.appendingPathComponent("out").path, "--no-cache", "--fine-tune", "1",
+            "train", train, "--validation", validation, "--base", Self.extractor, "--output",
+            root.appendingPathComponent("out").path, "--no-cache", "--fine-tune", "1",
             "--epochs", "10", "--patience", "1",
         ])
         #expect(run.status == 0, "\(run)")

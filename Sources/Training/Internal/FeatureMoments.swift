@@ -12,8 +12,8 @@ struct FeatureMoments: Sendable {
     let meanWeight: Double
 
     /// The largest D whose moments are computed: C holds D² doubles (32 MB at 2,048), and each
-    /// fit factors it in about D³/3 operations (an extractor's 1,024 or 1,280 features: 0.4 and
-    /// 0.7 GFLOP, against the 60 MFLOP of each evaluation of 3,000 photos of 10 classes).
+    /// fit factors it in about D³/3 multiply-adds (an extractor's 1,024 or 1,280 features: 0.4 and
+    /// 0.7 G multiply-adds, against the 60 M of each evaluation of 3,000 photos of 10 classes).
     static let largestFeatureCount = 2_048
 
     /// The moments of `rows`, each weighing `weights[i]` ≥ 0 (equally without weights), not all
