@@ -7,8 +7,9 @@ enum FeatureRows: Sendable {
     case matrix(Matrix)
     case floats([[Float]], columns: Int)
 
-    /// Rows converted at a time from float32: 256 rows of 1,024 features are 2 MB of doubles,
-    /// which stay in cache between the two products of an evaluation.
+    /// Rows converted at a time from float32 for the moments (`FeatureMoments`): 256 rows of
+    /// 1,024 features are 2 MB of doubles, enough rows per `cblas_dsyrk` for OpenBLAS's threads.
+    /// (An evaluation's blocks are `SoftmaxObjective.blockRows`.)
     static let blockRows = 256
 
     var rows: Int {

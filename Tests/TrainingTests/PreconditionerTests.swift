@@ -36,9 +36,11 @@ struct PreconditionerTests {
     }
 
     /// The gradient the solver is given is the derivative of the value it is given, in its own
-    /// variables (central differences), and the (W, b) norms it keeps are those of the objective.
-    @Test func solverGradientIsTheChainRule() throws {
-        let data = try Self.skewedSet(rows: 30, columns: 4, classes: 3, offset: 2, seed: 11)
+    /// variables (central differences), and the (W, b) norms it keeps are those of the objective;
+    /// also over several blocks of `Preconditioner.blockColumns` (the last one short).
+    @Test(arguments: [4, Preconditioner.blockColumns * 4 + 6])
+    func solverGradientIsTheChainRule(columns: Int) throws {
+        let data = try Self.skewedSet(rows: 30, columns: columns, classes: 3, offset: 2, seed: 11)
         let options = SoftmaxRegressionOptions(l2Strength: 0.05, labelSmoothing: 0.1)
         let objective = SoftmaxObjective(data: data, l2Strength: 0.05, labelSmoothing: 0.1)
         let solver = PreconditionedObjective(objective, options: options)
@@ -70,9 +72,11 @@ struct PreconditionerTests {
     }
 
     /// A refresh from the rows' curvature changes the solver's variables, not the model they
-    /// stand for, and its moments weigh the rows as asked (a row of weight 0 counts for nothing).
-    @Test func refreshKeepsTheModel() throws {
-        let data = try Self.skewedSet(rows: 40, columns: 5, classes: 3, offset: 3, seed: 2)
+    /// stand for (also over several blocks of `Preconditioner.blockColumns`), and its moments
+    /// weigh the rows as asked (a row of weight 0 counts for nothing).
+    @Test(arguments: [5, Preconditioner.blockColumns * 3 + 1])
+    func refreshKeepsTheModel(columns: Int) throws {
+        let data = try Self.skewedSet(rows: 40, columns: columns, classes: 3, offset: 3, seed: 2)
         let objective = SoftmaxObjective(data: data, l2Strength: 0.01, labelSmoothing: 0)
         let solver = PreconditionedObjective(objective, options: SoftmaxRegressionOptions(l2Strength: 0.01))
         var random = SplitMix64(seed: 8)
@@ -88,12 +92,38 @@ struct PreconditionerTests {
         let weights = (0..<40).map { $0 < 20 ? 1.0 : 0 }
         let weighted = FeatureMoments(data.rows, weights: weights)
         let firstHalf = try TrainingSet(
-            features: try Matrix(rows: 20, columns: 5, values: Array(data.features.values[..<100])),
+            features: try Matrix(rows: 20, columns: columns, values: Array(data.features.values[..<(20 * columns)])),
             labels: Array(data.labels[..<20]), classCount: 3)
         let plain = try #require(firstHalf.moments)
         #expect(zip(weighted.mean, plain.mean).allSatisfy { abs($0 - $1) <= 1e-12 * max(1, abs($1)) })
         #expect(zip(weighted.covariance, plain.covariance).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) })
         #expect(weighted.meanWeight == 0.5)
+    }
+
+    /// The preconditioner is remade where the rows' mean curvature has moved by more than
+    /// `refreshRatio` (confident rows), not where it has not (the start, made for 1/K; near it),
+    /// and not again at the point it was remade at.
+    @Test func refreshesWhereTheCurvatureHasMoved() throws {
+        let data = try Self.skewedSet(rows: 40, columns: 5, classes: 3, offset: 3, seed: 2)
+        let objective = SoftmaxObjective(data: data, l2Strength: 0.01, labelSmoothing: 0)
+        let solver = PreconditionedObjective(objective, options: SoftmaxRegressionOptions(l2Strength: 0.01))
+        var random = SplitMix64(seed: 8)
+        let direction = (0..<objective.parameterCount).map { _ in Double.random(in: -1...1, using: &random) }
+        var gradient = [Double](repeating: 0, count: direction.count)
+        func refreshes(at point: [Double]) -> Bool {
+            _ = point.withUnsafeBufferPointer { solver.evaluate($0.baseAddress!, gradient: &gradient) }
+            return solver.shouldRefresh()
+        }
+        #expect(!refreshes(at: direction.map { _ in 0 }))
+        #expect(!refreshes(at: direction.map { 1e-3 * $0 }))
+        var confident = direction.map { 100 * $0 }
+        let curvatures = confident.withUnsafeBufferPointer {
+            objective.curvatures(at: solver.modelParameters($0.baseAddress!))
+        }
+        #expect(curvatures.reduce(0, +) / 40 < 1 / (3 * PreconditionedObjective.refreshRatio))
+        #expect(refreshes(at: confident))
+        confident.withUnsafeMutableBufferPointer { solver.refresh($0.baseAddress!) }
+        #expect(!refreshes(at: confident))
     }
 
     /// Fewer photos than features, as a small training folder over an extractor: C is singular.

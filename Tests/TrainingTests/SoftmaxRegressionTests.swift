@@ -99,6 +99,41 @@ struct SoftmaxRegressionTests {
         }
     }
 
+    /// Rows spread over every lane in blocks of `SoftmaxObjective.blockRows` (the last one
+    /// short) give the value and gradient of the objective's definition, row by row.
+    @Test func lanesSumEveryRowOnce() throws {
+        let (n, d, k, l2) = (SoftmaxObjective.blockRows * Lanes.count * 2 + 5, 7, 3, 0.05)
+        var random = SplitMix64(seed: 21)
+        let rows = (0..<n).map { _ in (0..<d).map { _ in Float.random(in: -2...2, using: &random) } }
+        let labels = (0..<n).map { ($0 * 7) % k }
+        let data = try TrainingSet(rows: rows, labels: labels, classCount: k)
+        let objective = SoftmaxObjective(data: data, l2Strength: l2, labelSmoothing: 0)
+        let parameters = (0..<objective.parameterCount).map { _ in Double.random(in: -1...1, using: &random) }
+        var gradient = [Double](repeating: 0, count: parameters.count)
+        let value = parameters.withUnsafeBufferPointer { objective.evaluate($0.baseAddress!, gradient: &gradient) }
+        var (expected, expectedGradient) = (0.0, [Double](repeating: 0, count: parameters.count))
+        for (row, label) in zip(rows, labels) {
+            let logits = (0..<k).map { c in
+                parameters[k * d + c] + (0..<d).reduce(0.0) { $0 + parameters[c * d + $1] * Double(row[$1]) }
+            }
+            let total = logits.reduce(0.0) { $0 + exp($1) }
+            expected += (log(total) - logits[label]) / Double(n)
+            for c in 0..<k {
+                let residual = (exp(logits[c]) / total - (c == label ? 1 : 0)) / Double(n)
+                for j in 0..<d { expectedGradient[c * d + j] += residual * Double(row[j]) }
+                expectedGradient[k * d + c] += residual
+            }
+        }
+        for index in 0..<k * d {
+            expected += 0.5 * l2 * parameters[index] * parameters[index]
+            expectedGradient[index] += l2 * parameters[index]
+        }
+        #expect(abs(value - expected) <= 1e-13 * expected, "\(value) vs \(expected)")
+        for (index, (ours, theirs)) in zip(gradient, expectedGradient).enumerated() {
+            #expect(abs(ours - theirs) <= 1e-13, "parameter \(index): \(ours) vs \(theirs)")
+        }
+    }
+
     /// At a penalized optimum the gradient vanishes, so each feature's weights sum to 0 over
     /// the classes (as the bias does, by construction).
     @Test func optimumIsStationary() throws {

@@ -5,17 +5,20 @@ import CBLAS
 enum BLAS {
     /// C = alpha · op(A) · op(B) + beta · C for row-major matrices, where op(A) is m × k, op(B) is
     /// k × n and C is m × n. With `transposeA`, A is stored k × m (op(A) = Aᵀ); with
-    /// `transposeB`, B is stored n × k. With beta = 0, C's old values are not read.
+    /// `transposeB`, B is stored n × k. With beta = 0, C's old values are not read. Each matrix's
+    /// rows are as long as it is wide, or `leading` values apart for all three (blocks of larger
+    /// matrices).
     ///
     /// All three buffers are borrowed for the call. The corresponding C function is `cblas_dgemm`.
     static func multiply(
         transposeA: Bool = false, transposeB: Bool = false, m: Int, n: Int, k: Int, alpha: Double = 1,
-        _ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, beta: Double, into c: UnsafeMutablePointer<Double>
+        leading: Int? = nil, _ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, beta: Double,
+        into c: UnsafeMutablePointer<Double>
     ) {
         cblas_dgemm(
             CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
-            blasint(m), blasint(n), blasint(k), alpha, a, blasint(transposeA ? m : k), b, blasint(transposeB ? k : n),
-            beta, c, blasint(n))
+            blasint(m), blasint(n), blasint(k), alpha, a, blasint(leading ?? (transposeA ? m : k)), b,
+            blasint(leading ?? (transposeB ? k : n)), beta, c, blasint(leading ?? n))
     }
 
     /// C += Aᵀ A for A (rows × columns, row-major): the upper triangle of C (columns × columns,
@@ -47,13 +50,12 @@ enum BLAS {
             blasint(columns), 1, l, blasint(n), b, blasint(n))
     }
 
-    /// B ← Lᵀ B for L (n × n, lower triangular, column-major) and B (n × columns,
-    /// column-major). The corresponding C function is `cblas_dtrmm`.
-    static func multiplyLowerTransposed(
-        _ l: UnsafePointer<Double>, n: Int, _ b: UnsafeMutablePointer<Double>, columns: Int
-    ) {
-        cblas_dtrmm(
-            CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, blasint(n), blasint(columns), 1, l,
-            blasint(n), b, blasint(n))
+    /// Replaces the n × n lower triangular matrix L in `a` (column-major, as `choleskyFactor`
+    /// leaves it) by L⁻¹, also lower triangular; the upper triangle is not read or written.
+    /// Returns false when L is singular. The corresponding LAPACK function is `dtrtri`.
+    static func invertLower(_ a: UnsafeMutablePointer<Double>, n: Int) -> Bool {
+        var (order, info) = (Int32(n), Int32(0))
+        dtrtri_("L", "N", &order, a, &order, &info, 1, 1)
+        return info == 0
     }
 }
