@@ -115,7 +115,7 @@ let package = Package(
             name: "ClassifierTrainingTests",
             dependencies: [
                 "ClassifierTraining", "FineTuning", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks",
-                "TasksCommon", "TestSupport",
+                "TasksCommon", "TFLiteMetadata", "TestSupport",
             ]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),

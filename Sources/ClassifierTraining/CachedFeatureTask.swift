@@ -42,13 +42,18 @@ package struct CachedFeatureTask: ImageTask {
             for (index, variant) in variants.enumerated() {
                 let key = digest + variant.cacheSuffix
                 var features = cache?.features(digest: key)
-                counts.add(cached: features != nil)
-                if features == nil {
+                if features != nil {
+                    counts.add(cached: true)
+                } else {
                     let decoded: MPImage
                     if let image { decoded = image } else { decoded = try decode(bytes) }
                     image = decoded
                     features = try embed(decoded, variant)
-                    if let features { cache?.store(features, digest: key) }
+                    // Counted once computed: a photo that fails to decode is a skipped photo, not a computed view.
+                    if let features {
+                        counts.add(cached: false)
+                        cache?.store(features, digest: key)
+                    }
                 }
                 embeddings.append(Embedding(floatEmbedding: features, quantizedEmbedding: nil, headIndex: index, headName: nil))
             }

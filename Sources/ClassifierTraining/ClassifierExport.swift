@@ -115,7 +115,8 @@ package enum ClassifierExport {
         let metadata = ImageClassifierMetadata(
             name: classifier.name, description: classifier.description, version: classifier.version,
             labels: [.init(fileName: "labels.txt", labels: classifier.classes)])
-        return try ModelMetadataWriter.write(model: edited, metadata: metadata).model
+        // The base's output metadata (its labels, score calibration and threshold) is for its own scores.
+        return try ModelMetadataWriter.write(model: edited, metadata: metadata, newOutput: true).model
     }
 
     /// Writes `files` into a new sibling of `folder`, then renames it to `folder`.

@@ -96,7 +96,9 @@ package struct TrainingReport: Codable, Sendable {
     package var l2Strength = 0.0
     package var iterations = 0
     package var objective = 0.0
-    package var gradientNorm = 0.0
+    /// ‖∇L‖ at the head the L-BFGS fit ended on; nil with trained layers (`fineTuning`), whose
+    /// epochs of Adam or SGD have no such test.
+    package var gradientNorm: Double?
     /// One λ tried by `--l2 auto`, with its validation figures.
     package struct PenaltyTrial: Codable, Sendable, Equatable {
         package let l2: Double
@@ -107,9 +109,10 @@ package struct TrainingReport: Codable, Sendable {
     /// With `--l2 auto`: each λ tried, in order; `l2Strength` is the one chosen. Empty otherwise.
     package var l2Grid: [PenaltyTrial] = []
     package var stopReason = ""
-    /// Whether a convergence test stopped the fit (else it stopped at `maxIterations` or where
-    /// the line search could go no further, and the model is the last point reached).
-    package var converged = false
+    /// Whether a convergence test stopped the L-BFGS fit (else it stopped at `maxIterations` or
+    /// where the line search could go no further, and the model is the last point reached); nil
+    /// with trained layers, which run their epochs (`stopReason` says how they ended).
+    package var converged: Bool?
     package var trainingAccuracy = 0.0
     /// nil without validation photos.
     package var validationAccuracy: Double?

@@ -25,8 +25,9 @@ public struct TrainedImageClassifier: Sendable {
     /// The L-BFGS iterations of the fit.
     public var iterations: Int { report.iterations }
     /// Whether the fit stopped because it converged (else at `maxIterations`, or where double
-    /// precision stopped the line search: the model is then the last point reached).
-    public var converged: Bool { report.converged }
+    /// precision stopped the line search: the model is then the last point reached). True with
+    /// fine-tuning, which runs its epochs (early stopping included) and has no such test.
+    public var converged: Bool { report.converged ?? true }
     /// The objective at the fitted head: mean cross-entropy plus the penalty.
     public var loss: Double { report.objective }
 

@@ -44,6 +44,18 @@ public enum ModelMetadataWriter {
     ///   file name or locale; a calibration file MediaPipe cannot parse or whose line count is
     ///   not N. Errors of the existing metadata (see `TFLiteModelFile`).
     public static func write(model: Data, metadata: ImageClassifierMetadata) throws(TasksError) -> Result {
+        try write(model: model, metadata: metadata, newOutput: false)
+    }
+
+    /// `write(model:metadata:)` for a model whose output is new (a base with a trained head):
+    /// with `newOutput`, the old output tensor's metadata (labels, score calibration and
+    /// threshold, other files, name) is not kept, as it describes the base's scores; the input's
+    /// and the model's fields are merged as `write(model:metadata:)` does.
+    package static func write(
+        model: Data, metadata: ImageClassifierMetadata, newOutput: Bool
+    ) throws(TasksError)
+        -> Result
+    {
         let file = try TFLiteModelFile(bytes: model)
         let (inputs, outputs) = try ModelTensor.tensors(inModel: model)
         guard file.subgraphCount == 1, inputs.count == 1, outputs.count == 1 else {
@@ -51,7 +63,7 @@ public enum ModelMetadataWriter {
                 "The metadata writer writes image classifiers with one subgraph, one input and one output; this model has \(file.subgraphCount) subgraphs, \(inputs.count) inputs and \(outputs.count) outputs."
             )
         }
-        var merge = MetadataMerge(file: file)
+        var merge = MetadataMerge(file: file, newOutput: newOutput)
         let contents = try merge.contents(metadata, input: inputs[0], output: outputs[0])
         try MetadataValidation.check(contents, input: inputs[0], output: outputs[0])
         var files = contents.labels.map { ($0.fileName, Data(($0.labels.joined(separator: "\n") + "\n").utf8)) }

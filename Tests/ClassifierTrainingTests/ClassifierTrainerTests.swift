@@ -3,6 +3,7 @@ import Foundation
 import ImageLabeling
 import ImageTasks
 import ModelDownloads
+import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
@@ -104,6 +105,13 @@ struct ClassifierTrainerTests {
         try FileManager.default.setAttributes([.modificationDate: try #require(time)], ofItemAtPath: replaced.path)
         let changed = try ClassifierTrainer.train(subset.configuration(output: "changed"))
         #expect(changed.computedFeatures == 1 && changed.cachedFeatures == 7, "\(changed)")
+
+        // A photo that does not decode is skipped, run after run, and never counted as computed.
+        try Data("not a photo".utf8).write(to: hats.appendingPathComponent("broken.jpg"))
+        for output in ["broken", "broken-again"] {
+            let run = try ClassifierTrainer.train(subset.configuration(output: output))
+            #expect(run.skipped.count == 1 && run.computedFeatures == 0 && run.cachedFeatures == 8, "\(run)")
+        }
     }
 
     @Test func badInputIsNamedAndNothingIsWritten() throws {
@@ -206,6 +214,31 @@ struct ClassifierTrainerTests {
                 [hats.appendingPathComponent(photos[9]).path, subset.url("data/shoes/a-hat-" + photos[9]).path]
             ])
         #expect(report.sharedValidationPhotos <= 1, "only the conflicting copy can be on both sides")
+    }
+
+    /// A base whose scores carry a score calibration (`generated/…_calibrated.tflite`, its
+    /// calibration file in the zip the cut does not keep): the new head's metadata keeps nothing
+    /// of the base's output (a calibration of 1,001 scores is not these scores'), and the model
+    /// classifies. Before, the export failed reading the base's calibration file.
+    @Test func aCalibratedBaseGivesAnUncalibratedHead() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 3)
+        var configuration = subset.configuration()
+        configuration.base = TestData.model("generated/mobilenet_v1_0.25_224_quant_calibrated.tflite").path
+        configuration.l2Strength = 0.01
+        _ = try ClassifierTrainer.train(configuration)
+        let model = subset.url("out/model.tflite")
+        let output = try #require(
+            try TFLiteModelFile(bytes: Data(contentsOf: model)).metadata?.subgraphs.first?.outputTensors.first)
+        #expect(output.scoreCalibration == nil && output.scoreThresholding == nil, "\(output)")
+        #expect(output.associatedFiles.map(\.name) == ["labels.txt"], "\(output)")
+        let options = ImageClassifierOptions()
+        options.baseOptions.modelAssetPath = model.path
+        let categories = try ImageClassifier(options: options).classify(
+            image: MPImage(contentsOfFile: TestData.image("cat.jpg").path)
+        )
+        .classificationResult.classifications[0].categories
+        #expect(Set(categories.map(\.categoryName)) == ["hat", "shoes"])
+        #expect(abs(categories.map(\.score).reduce(0, +) - 1) < 1e-5, "softmax scores, not calibrated ones")
     }
 
     /// A cache entry of the right size that a crash zeroed is not trusted: the features are

@@ -45,6 +45,8 @@ struct TrainCommandTests {
             "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
         #expect(report["trainingRows"] as? Int == 36, "two views of each of the 18 photos")
+        // L-BFGS's figures have no meaning for epochs of Adam.
+        #expect(report["converged"] == nil && report["gradientNorm"] == nil, "\(report)")
         let check = try #require(report["quantizedCheck"] as? [String: Any], "\(report)")
         #expect(check["photos"] as? String == "validation" && check["count"] as? Int == 9, "\(check)")
         #expect(check["floatAccuracy"] as? Double == report["validationAccuracy"] as? Double, "\(check)")
@@ -53,6 +55,25 @@ struct TrainCommandTests {
         ])
         let metrics = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
         #expect(metrics["accuracy"] as? Double == check["quantizedAccuracy"] as? Double, "\(evaluate.stdout)")
+    }
+
+    /// A fit that did not converge says what to change: a larger budget, or, where the penalty
+    /// is so strong that the weights stay all but 0 and the line search meets double
+    /// precision's rounding, a smaller penalty (not "a larger --l2").
+    @Test func aFitThatDidNotConvergeSaysWhatToChange() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, _) = try Self.subset(in: root)
+        let base = ["train", train, "--base", Self.extractor, "--cache", root.appendingPathComponent("cache").path]
+        let short = try await VisionTasksTool.run(base + ["--output", root.appendingPathComponent("a").path, "--epochs", "1"])
+        #expect(short.status == 0, "\(short)")
+        #expect(short.stdout.contains("fit on 18 rows: 1 iteration, "), "\(short.stdout)")
+        #expect(short.stderr.contains("give more --epochs, a larger --l2, or another --feature-tensor"), "\(short.stderr)")
+        let strong = try await VisionTasksTool.run(base + ["--output", root.appendingPathComponent("b").path, "--l2", "1e30"])
+        #expect(strong.status == 0, "\(strong)")
+        #expect(
+            strong.stderr.contains("warning: the fit did not converge (line search failed: rounding errors")
+                && strong.stderr.contains("--l2 1e+30 leaves the weights all but 0; give a smaller --l2"), "\(strong.stderr)")
     }
 
     @Test func augmentationValuesOutOfRangeAreUsageErrors() async throws {
@@ -83,6 +104,7 @@ struct TrainCommandTests {
         #expect(report["trainingCounts"] as? [Int] == [6, 6, 6])
         #expect(report["validationCount"] as? Int == 9)
         #expect(report["stopReason"] as? String == "converged")
+        #expect(report["converged"] as? Bool == true && (report["gradientNorm"] as? Double ?? 1) < 1e-5, "\(report)")
         let evaluate = try await VisionTasksTool.run([
             "evaluate", "--model", "\(output)/model.tflite", "--format", "json", validation,
         ])

@@ -149,7 +149,6 @@ enum FineTunedFit {
             ? "stopped after epoch \(result.epochs.count): no lower validation loss in \(settings.patience ?? 0) epoch"
                 + (settings.patience == 1 ? "" : "s")
             : "trained \(result.epochs.count) epoch\(result.epochs.count == 1 ? "" : "s")"
-        report.converged = true
     }
 
     /// The share of `examples` whose most probable class is their own.

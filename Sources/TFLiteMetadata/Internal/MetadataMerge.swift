@@ -9,8 +9,13 @@ struct MetadataMerge {
     /// Old files whose replacement `replaced` already describes.
     private var replacedFiles: Set<String> = []
 
-    init(file: TFLiteModelFile) {
+    /// Whether the model's output is not the one its old metadata describes (a base with a new
+    /// head): nothing of the old output tensor's metadata is kept, not even its name.
+    let newOutput: Bool
+
+    init(file: TFLiteModelFile, newOutput: Bool = false) {
         self.file = file
+        self.newOutput = newOutput
     }
 
     /// The contents to write for `new`, on a model with `input` and `output`.
@@ -21,7 +26,7 @@ struct MetadataMerge {
     ) throws(TasksError) -> MetadataBuilder.Contents {
         let old = file.metadata
         let oldInput = old?.subgraphs.first?.inputTensors.first
-        let oldOutput = old?.subgraphs.first?.outputTensors.first
+        let oldOutput = newOutput ? nil : old?.subgraphs.first?.outputTensors.first
         if let properties = oldInput?.imageProperties, properties.colorSpace != .rgb {
             replaced.append("image properties: color space \(properties.colorSpace) replaced by RGB")
         }

@@ -272,10 +272,16 @@ struct TrainCommand: ParsableCommand {
                 "warning: model_quantized.tflite \(what) (\(String(format: "%.5f", check.quantizedAccuracy)) against "
                     + "model.tflite's \(String(format: "%.5f", check.floatAccuracy))): ship model.tflite")
         }
-        if !report.converged {
+        if report.converged == false, let gradientNorm = report.gradientNorm {
+            // From λ = 1 on (the cross-entropy is at most log K), the weights are all but 0 and
+            // the objective's decrease falls below double precision's rounding: only a smaller λ helps.
+            let advice =
+                report.l2Strength >= 1
+                ? "--l2 \(String(format: "%.3g", report.l2Strength)) leaves the weights all but 0; give a smaller --l2"
+                : "give more --epochs, a larger --l2, or another --feature-tensor"
             StandardStreams.warn(
-                "warning: the fit did not converge (\(report.stopReason); gradient norm \(String(format: "%.3g", report.gradientNorm))): "
-                    + "the model is the last point reached; give more --epochs, a larger --l2, or another --feature-tensor")
+                "warning: the fit did not converge (\(report.stopReason); gradient norm \(String(format: "%.3g", gradientNorm))): "
+                    + "the model is the last point reached; \(advice)")
         }
         TrainingSummary.print(report, format: format)
         return 0

@@ -96,7 +96,8 @@ enum TrainingSummary {
                 : "l2 chosen on the validation photos from "
                     + report.l2Grid.map { "\(String(format: "%.3g", $0.l2)) (\(String(format: "%.5f", $0.validationAccuracy)))" }
                     .joined(separator: ", ") + "\n"
-            return grid + "fit on \(report.trainingRows) rows: \(report.iterations) iterations, \(report.stopReason), "
+            let iterations = "\(report.iterations) iteration\(report.iterations == 1 ? "" : "s")"
+            return grid + "fit on \(report.trainingRows) rows: \(iterations), \(report.stopReason), "
                 + "loss \(String(format: "%.6f", report.objective)), l2 \(String(format: "%.3g", report.l2Strength)), "
                 + "\(String(format: "%.1f", report.fitSeconds)) s"
         }
