@@ -32,8 +32,10 @@ package struct DenseHead: Sendable {
 package enum ClassifierHeadAppender {
     /// The feature tensor of a base: for a classifier (its output comes from a `SOFTMAX`,
     /// through `RESHAPE`, `SQUEEZE`, `DEQUANTIZE` or `QUANTIZE`), the input of the last
-    /// `FULLY_CONNECTED` or 1×1 `CONV_2D` before it (its pre-logits); otherwise (an embedder, a
-    /// feature extractor) the model's output.
+    /// `FULLY_CONNECTED` or 1×1 `CONV_2D` before it (its pre-logits); the same for a classifier
+    /// that ends at its logits, a `FULLY_CONNECTED` or 1×1 `CONV_2D` on a global pool
+    /// (`AVERAGE_POOL_2D` or `MEAN`: `mobilenet_v2_1.0_224_quant.tflite`'s 1,001 logits of its
+    /// 1,280 pooled features); otherwise (an embedder, a feature extractor) the model's output.
     /// - Returns: the tensor's index and description.
     /// - Throws: `TasksError` invalidArgument for a model that is not a valid TFLite model or
     ///   does not have one subgraph with one output.
@@ -50,9 +52,10 @@ package enum ClassifierHeadAppender {
             case Schema.BuiltinOperator.reshape, Schema.BuiltinOperator.squeeze, Schema.BuiltinOperator.dequantize,
                 Schema.BuiltinOperator.quantize:
                 break
-            case Schema.BuiltinOperator.fullyConnected where passedSoftmax:
+            case Schema.BuiltinOperator.fullyConnected where passedSoftmax || isPooled(first, graph):
                 return (Int(first), graph.tensors[Int(first)])
-            case Schema.BuiltinOperator.conv2D where passedSoftmax && isPointwise(operation, graph):
+            case Schema.BuiltinOperator.conv2D
+            where isPointwise(operation, graph) && (passedSoftmax || isPooled(first, graph)):
                 return (Int(first), graph.tensors[Int(first)])
             default:
                 return (Int(output), graph.tensors[Int(output)])
@@ -143,6 +146,14 @@ package enum ClassifierHeadAppender {
                 "The base model has \(graph.outputs.count) outputs; a base has one (its features or its scores).")
         }
         return graph
+    }
+
+    /// Whether `tensor` is a global pool's output (`AVERAGE_POOL_2D` or `MEAN`), as a
+    /// classifier's pre-logits are.
+    private static func isPooled(_ tensor: Int32, _ graph: ModelGraph) -> Bool {
+        guard let producer = graph.producer(of: tensor) else { return false }
+        let code = graph.operations[producer].builtinCode
+        return code == Schema.BuiltinOperator.averagePool2D || code == Schema.BuiltinOperator.mean
     }
 
     /// Whether a `CONV_2D`'s filter (input 1, `[out, height, width, in]`) is 1×1.

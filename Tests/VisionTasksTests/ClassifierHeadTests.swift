@@ -43,6 +43,10 @@ struct ClassifierHeadTests {
         // The classifier's pre-logits: the average pool before the 1×1 convolution to 1001 classes.
         let classifier = try ClassifierHeadAppender.featureTensor(of: try Data(contentsOf: TestData.model(Self.classifier)))
         #expect(classifier.tensor.typeName == "UINT8" && classifier.tensor.shape == [1, 1, 1, 256], "\(classifier)")
+        // A classifier that ends at its logits (no SOFTMAX): still the pool, not the 1,001 logits.
+        let logits = try ClassifierHeadAppender.featureTensor(
+            of: try Data(contentsOf: TestData.model("mobilenet_v2_1.0_224_quant.tflite")))
+        #expect(logits.tensor.name == "MobilenetV2/Logits/AvgPool" && logits.tensor.shape == [1, 1, 1, 1280], "\(logits)")
     }
 
     /// Scores within 1e-5 of softmax(W · f + b), f the (dequantized) embedding of the photo by
