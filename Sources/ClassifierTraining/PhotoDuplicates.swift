@@ -16,9 +16,17 @@ package struct PhotoDuplicates: Sendable {
     /// The groups whose photos are filed under more than one class.
     package let conflicting: [[Int]]
 
-    /// Hashes every example's file (each read once).
+    /// Hashes every example's file (each read once), read as the features read it
+    /// (`FileReader`: a FIFO or device named like a photo is refused, not opened, where a file
+    /// handle waited on a FIFO for ever).
     package init(_ examples: [LabeledImageFolder.Example]) {
-        digests = examples.map { try? SHA256Hasher.hexDigest(ofFileAt: URL(fileURLWithPath: $0.input.path.description)) }
+        digests = examples.map { example in
+            (try? FileReader.contents(of: example.input.path, as: .image)).map { bytes in
+                let hasher = SHA256Hasher()
+                hasher.update(Data(bytes))
+                return hasher.finalize()
+            }
+        }
         var members: [String: [Int]] = [:]
         for (index, digest) in digests.enumerated() {
             if let digest { members[digest, default: []].append(index) }

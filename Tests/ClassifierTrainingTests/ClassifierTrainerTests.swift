@@ -241,6 +241,18 @@ struct ClassifierTrainerTests {
         #expect(abs(categories.map(\.score).reduce(0, +) - 1) < 1e-5, "softmax scores, not calibrated ones")
     }
 
+    /// A FIFO named like a photo is skipped as not a regular file, not opened (hashing it for
+    /// the duplicates waited on it for ever).
+    @Test func aFIFOInAClassFolderIsSkipped() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 3)
+        let fifo = subset.url("data/hat/fifo.jpg").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        var configuration = subset.configuration()
+        configuration.validation = .none
+        let report = try ClassifierTrainer.train(configuration)
+        #expect(report.skipped.map(\.image) == [fifo] && report.trainingRows == 6, "\(report.skipped)")
+    }
+
     /// A cache entry of the right size that a crash zeroed is not trusted: the features are
     /// computed again and the model is the one an uncached run makes.
     @Test func aDamagedCacheEntryIsComputedAgain() throws {

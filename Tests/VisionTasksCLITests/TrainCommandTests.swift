@@ -76,6 +76,23 @@ struct TrainCommandTests {
                 && strong.stderr.contains("--l2 1e+30 leaves the weights all but 0; give a smaller --l2"), "\(strong.stderr)")
     }
 
+    /// `--epochs` counts the trained layers' epochs; the head fitted first still goes to its
+    /// optimum (it stopped after as many L-BFGS iterations as epochs).
+    @Test func theHeadFittedFirstIsNotBoundByTheEpochs() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, _) = try Self.subset(in: root)
+        let run = try await VisionTasksTool.run([
+            "train", train, "--base", Self.extractor, "--output", root.appendingPathComponent("m").path, "--cache",
+            root.appendingPathComponent("cache").path, "--fine-tune", "1", "--epochs", "1", "--fit-head-first", "--format",
+            "json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        let tuning = try #require(report["fineTuning"] as? [String: Any], "\(report)")
+        #expect((tuning["headFitIterations"] as? Int ?? 0) > 1, "\(tuning)")
+    }
+
     @Test func augmentationValuesOutOfRangeAreUsageErrors() async throws {
         for (arguments, message) in [
             (["--augment-views", "1"], "--augment-views must be between 2 and 16, got 1"),

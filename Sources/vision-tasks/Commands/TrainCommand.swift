@@ -170,10 +170,14 @@ struct TrainCommand: ParsableCommand {
         if case .strength(let value) = penalty { settings.l2Strength = value }
         settings.searchesL2 = penalty == .auto
         settings.labelSmoothing = try parsed.value(Self.labelSmoothing)
-        settings.maxIterations = try parsed.value(Self.epochs)
-        let epochsGiven = parsed.contains(Self.epochs.definition) ? settings.maxIterations : nil
+        let epochs = try parsed.value(Self.epochs)
+        let epochsGiven = parsed.contains(Self.epochs.definition) ? epochs : nil
         settings.fineTuning = try FineTuningOptionGroup.settings(
             parsed, epochs: epochsGiven, learningRate: try parsed.value(Self.learningRate))
+        // --epochs bounds L-BFGS's iterations only for the frozen head; with trained layers it
+        // counts their epochs, and `--fit-head-first`'s fit keeps its own bound (else 3 epochs
+        // stopped it after 3 iterations, short of its optimum).
+        if settings.fineTuning == nil { settings.maxIterations = epochs }
         if settings.fineTuning != nil {
             guard penalty != .auto else {
                 throw UsageError(
@@ -260,7 +264,7 @@ struct TrainCommand: ParsableCommand {
                 } else { "no validation photo could be read (see the photos skipped above)" }
             StandardStreams.warn(
                 "warning: \(why): nothing was measured on validation photos"
-                    + (settings.fineTuning == nil ? ", and the penalty is 1/N" : ""))
+                    + (settings.fineTuning == nil && settings.l2Strength == nil ? ", and the penalty is 1/N" : ""))
         }
         if let check = report.quantizedCheck, check.isDegraded {
             let loss = (check.floatAccuracy - check.quantizedAccuracy) * 100
