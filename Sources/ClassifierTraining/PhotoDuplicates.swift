@@ -16,17 +16,19 @@ package struct PhotoDuplicates: Sendable {
     /// The groups whose photos are filed under more than one class.
     package let conflicting: [[Int]]
 
-    /// Hashes every example's file (each read once), read as the features read it
-    /// (`FileReader`: a FIFO or device named like a photo is refused, not opened, where a file
-    /// handle waited on a FIFO for ever).
+    /// The SHA-256 of the photo at `path`, read as the features read it (`FileReader`: a FIFO or
+    /// device named like a photo is refused, not opened, where a file handle waited on a FIFO
+    /// for ever); nil when it cannot be read.
+    static func digest(of path: FileSystemPath) -> String? {
+        guard let bytes = try? FileReader.contents(of: path, as: .image) else { return nil }
+        let hasher = SHA256Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
+    }
+
+    /// Hashes every example's file (each read once).
     package init(_ examples: [LabeledImageFolder.Example]) {
-        digests = examples.map { example in
-            (try? FileReader.contents(of: example.input.path, as: .image)).map { bytes in
-                let hasher = SHA256Hasher()
-                hasher.update(Data(bytes))
-                return hasher.finalize()
-            }
-        }
+        digests = examples.map { Self.digest(of: $0.input.path) }
         var members: [String: [Int]] = [:]
         for (index, digest) in digests.enumerated() {
             if let digest { members[digest, default: []].append(index) }

@@ -133,7 +133,7 @@ struct RunPhotos {
         var trainedDigests: [String: String] = [:]
         func digest(_ path: String) -> String? {
             if let known = trainedDigests[path] { return known }
-            let value = try? SHA256Hasher.hexDigest(ofFileAt: URL(fileURLWithPath: path))
+            let value = PhotoDuplicates.digest(of: FileSystemPath(path))
             trainedDigests[path] = value
             return value
         }

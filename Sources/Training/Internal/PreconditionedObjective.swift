@@ -61,9 +61,6 @@ final class PreconditionedObjective {
         if firstGradientNorm == nil { firstGradientNorm = lastGradientNorm }
     }
 
-    /// Whether `refresh` can run: the fit works in a preconditioner's variables.
-    var isPreconditioned: Bool { preconditioner != nil }
-
     /// Whether to remake the preconditioner at the last point evaluated: the rows' mean
     /// curvature there (`SoftmaxObjective.curvatures`) differs from the one it was made with by
     /// more than `refreshRatio` either way, while ‖∇L‖ is still over `refreshDistance` times the

@@ -18,8 +18,9 @@ final class SoftmaxObjective {
 
     /// Rows per matrix product: a block's features stay in the first caches between its two
     /// products, and each product stays below OpenBLAS's size for threading it (`Lanes`; 16 ×
-    /// 10 × 1,024 is 163,840). On 3,068 × 1,024 features of 10 classes the products take 4.0 ms
-    /// per evaluation in one lane (6.3 ms in blocks of 256 rows), 2.6 ms in four.
+    /// 10 × 1,024 is 163,840). On 3,068 × 1,024 random features of 10 classes (a throwaway
+    /// benchmark of the two products, not kept) they took 4.0 ms per evaluation in one lane
+    /// (6.3 ms in blocks of 256 rows), 2.6 ms in four; `scripts/training-bench` times whole fits.
     static let blockRows = 16
 
     /// The objective of `data` with penalty `l2Strength` and smoothing `labelSmoothing`

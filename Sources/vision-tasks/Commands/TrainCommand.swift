@@ -177,8 +177,9 @@ struct TrainCommand: ParsableCommand {
         // --epochs bounds L-BFGS's iterations only for the frozen head; with trained layers it
         // counts their epochs, and `--fit-head-first`'s fit keeps its own bound (else 3 epochs
         // stopped it after 3 iterations, short of its optimum).
-        if settings.fineTuning == nil { settings.maxIterations = epochs }
-        if settings.fineTuning != nil {
+        if settings.fineTuning == nil {
+            settings.maxIterations = epochs
+        } else {
             guard penalty != .auto else {
                 throw UsageError(
                     "--l2 auto chooses the frozen head's penalty; with --fine-tune, --fine-tune-from or --hidden-units "
