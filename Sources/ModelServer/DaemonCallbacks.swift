@@ -61,6 +61,12 @@ let accessHandler: MHD_AccessHandlerCallback = {
         context.opened(on: connection)
         let length = head.header("content-length").flatMap { Int($0) }
         switch context.handler.admit(head, bodyLength: length, onReservedConnection: context.isReserved(connection)) {
+        case .reject(let response) where sendsBodyUnasked(head, length: length):
+            // Answering and closing with the body still coming would reset the connection, and the
+            // client, busy sending, would see a broken pipe instead of the answer.
+            exchange.answerEarly(response, context: context)
+            vt_http_set_timeout(connection, UInt32(HTTPExchange.linger / .seconds(1)))
+            return .YES
         case .reject(let response):
             return queue(response, on: connection, exchange: exchange, context: context)
         case .accept(let limit):
@@ -100,6 +106,14 @@ let accessHandler: MHD_AccessHandlerCallback = {
     exchange.form.removeAll()
     let response = context.handler.respond(to: request)
     return queue(response, on: connection, exchange: exchange, context: context)
+}
+
+/// Whether a body follows the head without waiting for `100 Continue` (a client that asked for
+/// it sends nothing when the answer comes first).
+private func sendsBodyUnasked(_ head: RequestHead, length: Int?) -> Bool {
+    let chunked = head.header("transfer-encoding")?.lowercased().contains("chunked") == true
+    let waits = head.header("expect")?.lowercased() == "100-continue"
+    return (chunked || (length ?? 0) > 0) && !waits
 }
 
 private func startMultipart(_ exchange: HTTPExchange, connection: OpaquePointer) {

@@ -21,8 +21,8 @@ final class HTTPExchange {
     var failure: HTTPError?
     var status = 0
     var bytesSent = 0
-    /// When the server answered before the body was in (413, 408): libmicrohttpd must not
-    /// answer again, only close.
+    /// When the server answered before the body was in (a refusal at admission, 413, 408):
+    /// libmicrohttpd must not answer again, only close.
     var answeredEarly: ContinuousClock.Instant?
 
     /// A body must come at the minimum rate once this long has passed since its head.
@@ -30,8 +30,8 @@ final class HTTPExchange {
     /// How long after a body falls below the minimum rate the watchdog closes its connection: a
     /// byte that arrives meanwhile gets the 408 that says why.
     static let bodyRateSlack = Duration.seconds(2)
-    /// How long the rest of a body over the limit is read (and dropped) after the 413: closing
-    /// with unread bytes would reset the connection, and the client could lose the answer.
+    /// How long the rest of a body is read (and dropped) after an answer sent before it was in:
+    /// closing with unread bytes would reset the connection, and the client could lose the answer.
     static let linger = Duration.seconds(5)
 
     /// What the access handler does after a chunk of the body.
@@ -61,7 +61,8 @@ final class HTTPExchange {
         if let answeredEarly { return ContinuousClock.now - answeredEarly < Self.linger ? .reading : .close }
         guard received <= bodyLimit else {
             drop(context)
-            answerEarly(HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes."), context: context)
+            answerEarly(
+                HTTPError(413, "The request body is larger than the limit of \(bodyLimit) bytes.").response, context: context)
             return .lingering
         }
         guard context.receiveBody(count) else {
@@ -69,7 +70,8 @@ final class HTTPExchange {
             answerEarly(
                 HTTPError(
                     503, "The server is receiving too many request bodies at once; try again.",
-                    headers: [("Retry-After", "1")]), context: context)
+                    headers: [("Retry-After", "1")]
+                ).response, context: context)
             return .lingering
         }
         counted += count
@@ -81,8 +83,8 @@ final class HTTPExchange {
                 HTTPError(
                     408,
                     "The request body came at less than \(Int(minRate)) bytes per second (\(received) bytes in "
-                        + "\(Int((late + Self.bodyRateGrace / .seconds(1)).rounded())) s); the connection is closed."),
-                context: context)
+                        + "\(Int((late + Self.bodyRateGrace / .seconds(1)).rounded())) s); the connection is closed."
+                ).response, context: context)
             return .close
         }
         expectRest(context)
@@ -119,15 +121,15 @@ final class HTTPExchange {
         counted = 0
     }
 
-    /// Sends `error` on the socket while libmicrohttpd is still reading the request, then ends
-    /// the server's side of the connection.
-    private func answerEarly(_ error: HTTPError, context: DaemonContext) {
-        var response = error.response
+    /// Sends `response` on the socket while libmicrohttpd is still reading the request, then ends
+    /// the server's side of the connection; the body that follows is read and dropped.
+    func answerEarly(_ response: HTTPResponse, context: DaemonContext) {
+        var response = response
         response.headers.append(("Connection", "close"))
         let bytes = response.wireBytes
         _ = bytes.withUnsafeBytes { vt_http_send_now(socket, $0.baseAddress, $0.count) }
         shutdown(socket, Int32(SHUT_WR))
-        status = error.status
+        status = response.status
         bytesSent = response.body.count
         answeredEarly = .now
         // The lingering ends then, even if the client keeps sending bytes that are not body bytes.

@@ -445,6 +445,26 @@ struct ServeTests {
         #expect(await server.terminate() == 0)
     }
 
+    /// A client that sends its whole body before reading (curl, URLSession) gets the refusal, not
+    /// a broken pipe: the server reads and drops the body of a request it refused from its head.
+    @Test(arguments: ["/v2/models/missing/infer", "/v2/models/mobilenet/infer"])
+    func aRefusedRequestsBodyIsReadBeforeTheConnectionCloses(path: String) async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tokenFile = folder.appendingPathComponent("token")
+        try Data("s3cret-token\n".utf8).write(to: tokenFile)
+        let server = try await ServerProcess(["--model", "mobilenet=\(ServerProcess.mobilenet)", "--token-file", tokenFile.path])
+        let body = Data(count: 8 * 1024 * 1024)
+        let connection = try RawConnection(port: server.port)
+        let authorization = path.contains("missing") ? "Authorization: Bearer s3cret-token\r\n" : ""
+        connection.send(
+            "POST \(path) HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\(authorization)"
+                + "Content-Length: \(body.count)\r\n\r\n")
+        #expect(connection.send(body), "the server closed the connection while the body was being sent")
+        #expect(await connection.responseStatus() == (path.contains("missing") ? 404 : 401))
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func aNonLoopbackHostNeedsATokenOrInsecure() async throws {
         let run = try await VisionTasksTool.run(["serve", "--model", "m=\(ServerProcess.mobilenet)", "--host", "0.0.0.0"])
         #expect(run.status == 2)
