@@ -27,9 +27,13 @@ let package = Package(
 
         // Internal building blocks, one job each.
         .target(name: "TasksCommon"),
-        .target(name: "LiteRT", dependencies: ["CLiteRt", "TasksCommon"]),
-        .target(name: "TFLiteMetadata", dependencies: ["CZip", "TasksCommon"]),
-        .target(name: "Imaging", dependencies: ["CImageCodecs", "TasksCommon"]),
+        // The file-system layer: every POSIX file call, errno mapped once, the durable atomic
+        // write, SHA-256 of files (renameat2 from the C shim: Glibc's module does not export it).
+        .target(name: "CFileSystem"),
+        .target(name: "FileSystem", dependencies: ["CFileSystem", "CCrypto", "TasksCommon"]),
+        .target(name: "LiteRT", dependencies: ["CLiteRt", "FileSystem", "TasksCommon"]),
+        .target(name: "TFLiteMetadata", dependencies: ["CZip", "FileSystem", "TasksCommon"]),
+        .target(name: "Imaging", dependencies: ["CImageCodecs", "FileSystem", "TasksCommon"]),
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -38,7 +42,7 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "ModelDownloads", dependencies: ["CZip", "CCrypto", "CCurl", "TasksCommon"]),
+        .target(name: "ModelDownloads", dependencies: ["CZip", "CCurl", "FileSystem", "TasksCommon"]),
         // liblbfgs and OpenBLAS's CBLAS: the optimizer and the matrix products of the training solver.
         .systemLibrary(
             name: "CLBFGS", path: "Sources/CLBFGS", pkgConfig: "liblbfgs",
@@ -50,19 +54,22 @@ let package = Package(
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         // The classification pipeline both public APIs stand on.
-        .target(name: "ClassificationCore", dependencies: ["TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
+        .target(
+            name: "ClassificationCore", dependencies: ["FileSystem", "TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
 
         // Public APIs and the command-line tool.
         .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
         .target(
             name: "ImageLabeling",
-            dependencies: ["TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
-        .target(name: "VideoInput", dependencies: ["CFFmpeg", "Imaging", "TasksCommon", "VisionTasks"]),
+            dependencies: ["FileSystem", "TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
+        .target(name: "VideoInput", dependencies: ["CFFmpeg", "FileSystem", "Imaging", "TasksCommon", "VisionTasks"]),
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(
             name: "ImageTasks",
-            dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput", "ModelDownloads"]),
+            dependencies: [
+                "FileSystem", "TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput", "ModelDownloads",
+            ]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // Fine-tuning: forward and backward of a base's last blocks and a new head over OpenBLAS's
@@ -73,7 +80,8 @@ let package = Package(
         .target(
             name: "ClassifierTraining",
             dependencies: [
-                "ImageTasks", "TFLiteMetadata", "Training", "FineTuning", "VisionTasks", "ModelDownloads", "TasksCommon",
+                "FileSystem", "ImageTasks", "TFLiteMetadata", "Training", "FineTuning", "VisionTasks", "ModelDownloads",
+                "TasksCommon",
             ]),
         // The public training API over it (Create ML's MLImageClassifier, Model Maker's create/evaluate/export).
         .target(
@@ -84,7 +92,7 @@ let package = Package(
             name: "VisionTasksCLI",
             dependencies: [
                 "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore", "LiteRT",
-                "Imaging", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
+                "Imaging", "FileSystem", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
                 "ClassifierTraining", "FineTuning",
             ],
             path: "Sources/vision-tasks"),
@@ -93,10 +101,19 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["Imaging", "TasksCommon", "TFLiteMetadata"],
             path: "Tests/TestSupport", exclude: ["model_server.py"]),
+        // The writer the kill test kills (SIGKILL at random moments), and the test.
+        .executableTarget(
+            name: "AtomicWriteProbe", dependencies: ["ClassifierTraining", "FileSystem", "ModelDownloads", "TFLiteMetadata"],
+            path: "Tests/AtomicWriteProbe"),
+        .testTarget(
+            name: "FileSystemTests",
+            dependencies: [
+                "AtomicWriteProbe", "ClassifierTraining", "FileSystem", "ModelDownloads", "TasksCommon", "TestSupport",
+            ]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         // VisionTasks: the fine-tuned models the graph edits write are run as image classifiers.
         .testTarget(name: "TFLiteMetadataTests", dependencies: ["TFLiteMetadata", "TestSupport", "VisionTasks"]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "TestSupport"]),
+        .testTarget(name: "ImagingTests", dependencies: ["FileSystem", "Imaging", "TestSupport"]),
         .testTarget(name: "VideoInputTests", dependencies: ["VideoInput", "CFFmpeg", "Imaging", "VisionTasks", "TestSupport"]),
         .testTarget(name: "VideoInputPublicAPITests", dependencies: ["VideoInput", "VisionTasks"]),
         .testTarget(
@@ -107,7 +124,7 @@ let package = Package(
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
         .testTarget(
-            name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
+            name: "ModelDownloadTests", dependencies: ["FileSystem", "ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
         .testTarget(name: "ImageClassifierTrainingTests", dependencies: ["ImageClassifierTraining", "TestSupport"]),
@@ -115,7 +132,7 @@ let package = Package(
             name: "ClassifierTrainingTests",
             dependencies: [
                 "ClassifierTraining", "FineTuning", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks",
-                "TasksCommon", "TFLiteMetadata", "TestSupport",
+                "FileSystem", "TasksCommon", "TFLiteMetadata", "TestSupport",
             ]),
         .testTarget(
             name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import ModelDownloads
 import TFLiteMetadata
@@ -119,33 +120,23 @@ package enum ClassifierExport {
         return try ModelMetadataWriter.write(model: edited, metadata: metadata, newOutput: true).model
     }
 
-    /// Writes `files` into a new sibling of `folder`, then renames it to `folder`.
+    /// Writes `files` into a new sibling of `folder`, then puts it in place (`AtomicWrite.publishFolder`).
     private static func writeAtomically(_ files: [(path: String, contents: Data)], to folder: URL) throws(TasksError) {
-        let prefix = ".\(folder.lastPathComponent).partial-"
-        removeStaleStaging(beside: folder, prefix: prefix)
-        let staging = folder.deletingLastPathComponent().appendingPathComponent(prefix + UUID().uuidString)
+        let target = FileSystemPath(folder.path)
+        AtomicWrite.removeStaleStaging(of: target)
+        let staging = AtomicWrite.stagingPath(for: target)
         do {
             for file in files {
-                let url = staging.appendingPathComponent(file.path)
+                let url = URL(fileURLWithPath: staging.description).appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try file.contents.write(to: url)
             }
-            try FileManager.default.moveItem(at: staging, to: folder)
         } catch {
-            try? FileManager.default.removeItem(at: staging)
+            FileTree.removeTree(staging)
             throw .internal("The model could not be written: \(error.localizedDescription)", subject: .file(folder.path))
         }
+        try AtomicWrite.publishFolder(staging, as: target, kind: outputKind)
     }
 
-    /// Removes what an interrupted run left beside `folder`: its staging folders (`prefix` and a
-    /// UUID) untouched for ten minutes (a live run writes its own in seconds).
-    private static func removeStaleStaging(beside folder: URL, prefix: String) {
-        let parent = folder.deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            let url = parent.appendingPathComponent(name)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-            if let modified, modified.timeIntervalSinceNow < -600 { try? FileManager.default.removeItem(at: url) }
-        }
-    }
+    private static let outputKind = FileKind(noun: "output folder", maximumByteCount: .max)
 }

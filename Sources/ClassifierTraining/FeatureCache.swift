@@ -1,5 +1,5 @@
+import FileSystem
 import Foundation
-import Glibc
 import ModelDownloads
 import TasksCommon
 
@@ -10,9 +10,9 @@ import TasksCommon
 ///
 /// An entry that is missing, of the wrong size, whose hash does not match (a disk or a crash
 /// that zeroed or changed it) or that holds a value that is not a finite number is a miss: the
-/// features are computed again and the entry replaced. Writes go to a temporary name first and
-/// are renamed, so a killed run leaves no torn entry; the temporary files a killed run leaves
-/// (`.DIGEST.UUID`) are removed by the next run once they are `staleAge` old.
+/// features are computed again and the entry replaced. Writes are `AtomicWrite`'s, so a killed
+/// run leaves no torn entry; the staging files a killed run leaves are removed by the next run
+/// once they are `AtomicWrite.staleAge` old.
 package struct FeatureCache: Sendable {
     /// The folder of one base's features.
     package let folder: URL
@@ -25,29 +25,15 @@ package struct FeatureCache: Sendable {
         self.dimension = dimension
     }
 
-    /// How old a temporary file must be to count as a killed run's: a write takes milliseconds,
-    /// so one this old is no live run's.
-    package static let staleAge: TimeInterval = 600
-
-    /// Removes the temporary files of writes that never finished (a run killed while writing),
-    /// those at least `staleAge` seconds old; younger ones may be another run's.
+    /// Removes the staging files of writes that never finished (a run killed while writing),
+    /// those at least `AtomicWrite.staleAge` old; younger ones may be another run's.
     /// - Returns: how many were removed.
     @discardableResult
     package func removeInterruptedWrites(now: Date = Date()) -> Int {
-        let files = FileManager.default
-        let shards = (try? files.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
-        var removed = 0
-        for shard in shards {
-            let entries =
-                (try? files.contentsOfDirectory(at: shard, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
-            for entry in entries where entry.lastPathComponent.hasPrefix(".") {
-                let modified = (try? entry.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
-                if let modified, now.timeIntervalSince(modified) >= Self.staleAge, (try? files.removeItem(at: entry)) != nil {
-                    removed += 1
-                }
-            }
+        let shards = Directory.names(in: FileSystemPath(folder.path))
+        return shards.reduce(0) { removed, shard in
+            removed + AtomicWrite.removeStaleStaging(in: FileSystemPath(folder.path).appending(shard), now: now)
         }
-        return removed
     }
 
     /// The default root: `$XDG_CACHE_HOME/swift-vision-tasks/features`, else
@@ -76,16 +62,17 @@ package struct FeatureCache: Sendable {
         var data = Data(capacity: features.count * 4 + 8)
         for value in features { withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) } }
         withUnsafeBytes(of: Self.hash(data).littleEndian) { data.append(contentsOf: $0) }
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(digest).\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: temporary)
         } catch {
             return
         }
-        // rename(2) replaces an entry another worker or run wrote meanwhile, atomically.
-        if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        // The rename replaces an entry another worker or run wrote meanwhile, atomically; a torn
+        // entry after a power cut fails its hash and is computed again, so no flush per entry.
+        try? AtomicWrite.write(data, to: FileSystemPath(target.path), kind: Self.entryKind, durability: .replaceable)
     }
+
+    private static let entryKind = FileKind(noun: "feature cache entry", maximumByteCount: .max)
 
     /// FNV-1a, 64 bits: cheap, and any zeroed or changed byte changes it.
     static func hash(_ bytes: Data) -> UInt64 {

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Glibc
 import ImageTasks
@@ -148,7 +149,6 @@ struct RunPhotos {
 
     /// The size of the file at `path` (links followed, as `stat` does), or nil when it cannot be read.
     private static func fileSize(_ path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+        FileStatus.optional(of: path)?.size
     }
 }

@@ -1,5 +1,7 @@
 import CCrypto
 import Foundation
+import Glibc
+import TasksCommon
 
 /// SHA-256 computed incrementally with OpenSSL's libcrypto (`EVP_sha256`).
 ///
@@ -40,23 +42,37 @@ package final class SHA256Hasher {
     }
 
     /// The SHA-256 of the file at `url` (a symbolic link is followed), read in 1 MiB pieces.
-    /// - Throws: the file handle's error when the file cannot be read.
-    package static func hexDigest(ofFileAt url: URL) throws -> String {
+    /// - Throws: `TasksError` naming the file when it cannot be read (`FileOperation.read`).
+    package static func hexDigest(ofFileAt url: URL) throws(TasksError) -> String {
         try digest(ofFileAt: url).sha256
     }
 
     /// The SHA-256 and byte count of the file at `url` (a symbolic link is followed), from one
     /// read, so the two describe the same bytes.
-    /// - Throws: the file handle's error when the file cannot be read.
-    package static func digest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        let hasher = SHA256Hasher()
-        var byteCount: Int64 = 0
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(chunk)
-            byteCount += Int64(chunk.count)
+    /// - Throws: `TasksError` naming the file when it cannot be read.
+    package static func digest(ofFileAt url: URL) throws(TasksError) -> (sha256: String, byteCount: Int64) {
+        let path = FileSystemPath(url.path)
+        return try path.failing(as: kind) { () throws(Errno) in
+            let file = try FileDescriptor.open(path, O_RDONLY)
+            let hasher = SHA256Hasher()
+            var byteCount: Int64 = 0
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                var failure: Errno?
+                let count = chunk.withUnsafeMutableBytes { buffer in
+                    do throws(Errno) { return try file.read(into: buffer) } catch {
+                        failure = error
+                        return 0
+                    }
+                }
+                if let failure { throw failure }
+                if count == 0 { break }
+                chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                byteCount += Int64(count)
+            }
+            return (hasher.finalize(), byteCount)
         }
-        return (hasher.finalize(), byteCount)
     }
+
+    private static let kind = FileKind(noun: "file", maximumByteCount: .max)
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Synchronization
 import TasksCommon
@@ -44,15 +45,15 @@ enum LogFilter {
     /// Descriptor 2 redirected to a temporary file, and the descriptor it had before.
     private struct Capture {
         let file: UnsafeMutablePointer<FILE>
-        let saved: Int32
+        let saved: FileDescriptor
 
         /// Points descriptor 2 at a new temporary file; nil when that fails (nothing changed).
         init?() {
             fflush(nil)  // what was written before goes where it was meant to
             guard let file = tmpfile() else { return nil }
-            let saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)
-            guard saved >= 0, dup2(fileno(file), STDERR_FILENO) >= 0 else {
-                if saved >= 0 { close(saved) }
+            guard let saved = try? FileDescriptor.duplicate(STDERR_FILENO),
+                (try? FileDescriptor.redirect(STDERR_FILENO, to: fileno(file))) != nil
+            else {
                 fclose(file)
                 return nil
             }
@@ -63,20 +64,11 @@ enum LogFilter {
         /// Restores descriptor 2 and writes back what was captured, less LiteRT's announcement.
         func finish() {
             fflush(nil)
-            while dup2(saved, STDERR_FILENO) < 0, errno == EINTR {}
-            close(saved)
+            try? saved.replace(STDERR_FILENO)
             let kept = LogFilter.keptLines(of: captured())
             fclose(file)
             guard !kept.isEmpty else { return }
-            kept.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { return }
-                    offset += written
-                }
-            }
+            try? saved.write(kept)
         }
 
         /// Everything written to the temporary file.

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Synchronization
 import TasksCommon
@@ -108,7 +109,7 @@ private struct DownloadJob: Sendable {
         defer {
             try? FileManager.default.removeItem(at: staging)
             // A first download that failed leaves no empty model folder (rmdir keeps a non-empty one).
-            _ = rmdir(store.folder(name).path)
+            FileTree.remove(FileSystemPath(store.folder(name).path))
         }
         let (url, entry) = try resolve(in: staging)
         if let entry, let installed = store.installed(name), installed.version == entry.version,

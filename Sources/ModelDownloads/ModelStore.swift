@@ -1,4 +1,6 @@
+import FileSystem
 import Foundation
+import Glibc
 import TasksCommon
 
 /// A model installed in the cache.
@@ -29,9 +31,9 @@ package struct InstalledModel: Sendable, Equatable, Codable {
 /// <root>/<name>/.staging-<id>/           a download in progress: removed when it ends
 /// ```
 ///
-/// Installing renames a complete version folder into place and then replaces `current` by
-/// renaming a new pointer over it, so a reader sees the old version or the new one, never a
-/// mix. The previous version's folder is kept (a labeler being created from it can finish
+/// Installing flushes a complete version folder to the disk, renames it into place and then
+/// replaces `current` (`AtomicWrite`), so a reader, a killed process or a power cut sees the
+/// old version or the new one, never a mix. The previous version's folder is kept (a labeler being created from it can finish
 /// reading); older ones are removed. Downloads and installs of one model take turns, across
 /// processes too, under an exclusive `flock(2)` on `<root>/<name>/` (`ModelLock`). The lock
 /// decides what is stale: whoever holds it owns every temporary in the folder, so temporaries
@@ -42,6 +44,15 @@ package struct ModelStore: Sendable {
     /// The file name of a single-model bundle once installed.
     package static let modelFileName = "model.tflite"
     private static let pointerName = "current"
+    private static let pointerKind = FileKind(noun: "installed-version pointer", maximumByteCount: 1 << 20)
+
+    /// The pointer's JSON: the model's fields, keys sorted.
+    private static func pointerBytes(_ model: InstalledModel) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers and a URL: nothing JSONEncoder can fail on.
+        return (try? encoder.encode(model)) ?? Data("{}".utf8)
+    }
 
     package init(root: URL) { self.root = root }
 
@@ -51,7 +62,7 @@ package struct ModelStore: Sendable {
     /// The installed version of `name`, or nil when none is (or its pointer is unreadable).
     package func installed(_ name: String) -> InstalledModel? {
         let pointer = folder(name).appendingPathComponent(Self.pointerName)
-        guard let bytes = try? FileReader.contents(atPath: pointer.path, as: ModelIndex.fileKind),
+        guard let bytes = try? FileReader.contents(atPath: pointer.path, as: Self.pointerKind),
             var model = try? JSONDecoder().decode(InstalledModel.self, from: Data(bytes))
         else { return nil }
         // The pointer stores the folder's name; the cache may have moved since.
@@ -99,19 +110,20 @@ package struct ModelStore: Sendable {
         let directory = folder(name).appendingPathComponent("v\(version)-\(sha256.prefix(12))-\(id)", isDirectory: true)
         let model = InstalledModel(name: name, version: version, sha256: sha256, kind: kind, directory: directory)
         let pointer = folder(name).appendingPathComponent(Self.pointerName)
-        let newPointer = folder(name).appendingPathComponent(".\(Self.pointerName)-\(id)")
-        do {
-            try FileManager.default.moveItem(at: unpacked, to: directory)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(model).write(to: newPointer)
-            guard rename(newPointer.path, pointer.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: pointer.path])
-            }
+        do throws(Errno) {
+            // Flushed before the rename, so that a power cut after "installed" cannot leave
+            // empty files behind the new name.
+            try FileTree.syncTree(FileSystemPath(unpacked.path))
+            try FileTree.rename(FileSystemPath(unpacked.path), to: FileSystemPath(directory.path))
         } catch {
-            try? FileManager.default.removeItem(at: newPointer)
-            try? FileManager.default.removeItem(at: directory)
             throw .download(.internalError, step: .install, model: name, "cannot install in \(folder(name).path): \(error)")
+        }
+        do throws(TasksError) {
+            try AtomicWrite.write(Self.pointerBytes(model), to: FileSystemPath(pointer.path), kind: Self.pointerKind)
+        } catch {
+            FileTree.removeTree(FileSystemPath(directory.path))
+            throw .download(
+                .internalError, step: .install, model: name, "cannot install in \(folder(name).path): \(error.message)")
         }
         removeVersions(of: name, keeping: [directory.lastPathComponent, previous?.directory.lastPathComponent].compactMap { $0 })
         return model
@@ -165,21 +177,19 @@ package struct ModelStore: Sendable {
     /// - Throws: internal when the folder cannot be opened or locked for another reason.
     package func tryLock(_ name: String) throws(TasksError) -> ModelLock? {
         let path = folder(name).path
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .download(
-                .internalError, step: .install, model: name, "cannot open \(path) to lock it: \(String(cString: strerror(errno)))"
-            )
+        let folder: FileDescriptor
+        do throws(Errno) {
+            folder = try FileDescriptor.open(FileSystemPath(path), O_RDONLY | O_DIRECTORY)
+        } catch {
+            if error == .noSuchFile { return nil }
+            throw .download(.internalError, step: .install, model: name, "cannot open \(path) to lock it: \(error)")
         }
-        let lock = ModelLock(descriptor: descriptor)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .download(
-                    .internalError, step: .install, model: name, "cannot lock \(path): \(String(cString: strerror(errno)))")
-            }
-            return nil
+        do throws(Errno) {
+            guard try folder.tryLockExclusively() else { return nil }
+        } catch {
+            throw .download(.internalError, step: .install, model: name, "cannot lock \(path): \(error)")
         }
+        let lock = ModelLock(folder: folder)
         // A holder may have removed the folder (a failed first download, a delete) before this
         // lock was granted: a lock on a removed folder guards nothing.
         return lock.isOnFolder(atPath: path) ? lock : nil
@@ -189,7 +199,8 @@ package struct ModelStore: Sendable {
     /// held, no live process owns any.
     package func removeTemporaries(of name: String, holding lock: ModelLock) {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder(name).path)) ?? []
-        for entry in entries where entry.hasPrefix(".staging-") || entry.hasPrefix(".\(Self.pointerName)-") {
+        // `.current.staging-…` (AtomicWrite's) and `.current-…` (earlier versions').
+        for entry in entries where entry.hasPrefix(".staging-") || entry.hasPrefix(".\(Self.pointerName)") {
             try? FileManager.default.removeItem(at: folder(name).appendingPathComponent(entry))
         }
     }

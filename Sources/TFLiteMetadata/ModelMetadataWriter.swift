@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import TasksCommon
 
@@ -98,7 +99,8 @@ public enum ModelMetadataWriter {
         return result.replaced
     }
 
-    /// Writes `model` at `path` atomically; the errors say which of the usual causes it is.
+    /// Writes `model` at `path` atomically and durably (`AtomicWrite`); the errors say which of
+    /// the usual causes it is.
     private static func save(_ model: Data, to path: String) throws(TasksError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
@@ -110,11 +112,8 @@ public enum ModelMetadataWriter {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw .invalidArgument("The model could not be written: the folder \(folder) does not exist.", subject: .file(path))
         }
-        do {
-            try model.write(to: url, options: .atomic)
-        } catch {
-            throw .invalidArgument("The model could not be written: \(error.localizedDescription)", subject: .file(path))
-        }
+        AtomicWrite.removeStaleStaging(of: FileSystemPath(path))
+        try AtomicWrite.write(model, to: FileSystemPath(path), kind: .model)
     }
 
     /// Reads the written model as every reader will, and checks it holds what was written.

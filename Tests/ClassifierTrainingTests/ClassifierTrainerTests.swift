@@ -321,7 +321,7 @@ struct ClassifierTrainerTests {
     /// it may be another run's).
     @Test func sharedValidationPhotosAndStaleStaging() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 3)
-        let old = subset.url(".out.partial-1"), recent = subset.url(".out.partial-2")
+        let old = subset.url(".out.staging-1-a"), recent = subset.url(".out.staging-2-b")
         for folder in [old, recent] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
         var configuration = subset.configuration()

@@ -107,22 +107,6 @@ struct ImageFileTests {
         }
     }
 
-    @Test(
-        "system errors map to one code each, naming the path",
-        arguments: [
-            (ENOENT, TasksErrorCode.notFoundError, "/x.jpg: The image file was not found"),
-            (ENOTDIR, .notFoundError, "/x.jpg: The image file was not found"),
-            (EACCES, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
-            (EPERM, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
-            (ELOOP, .invalidArgumentError, "/x.jpg: Failed to read the image file: Too many levels of symbolic links"),
-            (EIO, .invalidArgumentError, "/x.jpg: Failed to read the image file: Input/output error (errno 5)"),
-        ])
-    func errnoMapping(code: Int32, expected: TasksErrorCode, message: String) {
-        let error = FileReader.error(errno: code, path: FileSystemPath("/x.jpg"), kind: .image)
-        #expect(error.code == expected)
-        #expect(error.message.contains(message), "\(error.message)")
-    }
-
     @Test("a file is decoded from one read, with the same result as its bytes")
     func fileEqualsData() throws {
         let directory = try TestData.temporaryDirectory()

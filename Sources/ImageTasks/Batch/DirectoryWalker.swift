@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -101,55 +102,30 @@ package enum DirectoryWalker {
     }
 
     /// The names and kinds of a folder's entries, without "." and "..".
-    /// The corresponding C functions are `opendir`, `readdir`, `fstatat` and `closedir`.
     private static func read(_ folder: FileSystemPath) throws(TasksError) -> [(name: [UInt8], kind: EntryKind)] {
-        guard let directory = folder.withCString({ opendir($0) }) else { throw error(errno: errno, folder: folder) }
-        defer { closedir(directory) }
-        let descriptor = dirfd(directory)
-        var entries: [(name: [UInt8], kind: EntryKind)] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { throw error(errno: errno, folder: folder) }
-                return entries
-            }
-            // Borrowed: the entry lives until the next readdir; its name is copied at once.
-            var nameField = entry.pointee.d_name
-            let name = withUnsafeBytes(of: &nameField) { Array($0.prefix { $0 != 0 }) }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            entries.append((name, kind(of: name, type: entry.pointee.d_type, in: descriptor)))
+        do throws(Errno) {
+            let directory = try Directory(opening: folder)
+            return try directory.entries().map { ($0.name, kind(of: $0, in: directory)) }
+        } catch {
+            throw self.error(error, folder: folder)
         }
     }
 
     /// The entry's kind from `readdir`'s type, asking `fstatat` (relative to the open folder,
     /// so the path's length does not matter) for links and file systems that leave it unknown.
-    private static func kind(of name: [UInt8], type: UInt8, in descriptor: Int32) -> EntryKind {
-        func status(following: Bool) -> mode_t? {
-            var status = stat()
-            let result = (name + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    fstatat(descriptor, $0.baseAddress!, &status, following ? 0 : AT_SYMLINK_NOFOLLOW)
-                }
-            }
-            return result == 0 ? status.st_mode & S_IFMT : nil
-        }
-        switch Int(type) {
-        case Int(DT_DIR): return .folder
-        case Int(DT_LNK): return status(following: true) == S_IFDIR ? .linkedFolder : .file
-        case Int(DT_UNKNOWN):
-            switch status(following: false) {
-            case S_IFDIR: return .folder
-            case S_IFLNK: return status(following: true) == S_IFDIR ? .linkedFolder : .file
-            default: return .file
-            }
+    private static func kind(of entry: Directory.Entry, in directory: Directory) -> EntryKind {
+        func type(following: Bool) -> FileStatus.FileType? { directory.status(of: entry.name, followingLinks: following)?.type }
+        switch entry.type ?? type(following: false) {
+        case .directory: return .folder
+        case .symbolicLink: return type(following: true) == .directory ? .linkedFolder : .file
         default: return .file
         }
     }
 
     /// The error for a folder that could not be read: `FileReader`'s wording, and for a path
     /// over PATH_MAX its length.
-    private static func error(errno code: Int32, folder: FileSystemPath) -> TasksError {
-        guard code == ENAMETOOLONG else { return FileReader.error(errno: code, path: folder, kind: folderKind) }
+    private static func error(_ code: Errno, folder: FileSystemPath) -> TasksError {
+        guard code == .nameTooLong else { return code.tasksError(path: folder, kind: folderKind) }
         return .invalidArgument(
             "The folder cannot be opened: its path is \(folder.bytes.count) bytes, longer than "
                 + "the system accepts (PATH_MAX, \(PATH_MAX) bytes with the final NUL); its images were not searched.",

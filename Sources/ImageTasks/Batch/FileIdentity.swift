@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -5,15 +6,14 @@ import TasksCommon
 /// links, `..`, `./` and hard links (`similar` lists each file once and never the query;
 /// `train` counts validation photos that are training files).
 package struct FileIdentity: Hashable, Sendable {
-    let device: UInt
-    let inode: UInt
+    let device: UInt64
+    let inode: UInt64
 
     /// The file's identity, or nil when it cannot be read (then it is compared by name only).
     /// The corresponding C function is `stat`.
     package init?(_ path: FileSystemPath) {
-        var status = stat()
-        guard path.withCString({ stat($0, &status) }) == 0 else { return nil }
-        device = UInt(status.st_dev)
-        inode = UInt(status.st_ino)
+        guard let status = try? FileStatus(of: path) else { return nil }
+        device = status.device
+        inode = status.inode
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -31,7 +32,6 @@ package enum ImageFileList {
     /// Whether `path` is a folder, following symbolic links (a link to a photo is a photo).
     /// The corresponding C function is `stat`.
     private static func isFolder(_ path: FileSystemPath) -> Bool {
-        var status = stat()
-        return path.withCString { stat($0, &status) } == 0 && status.st_mode & S_IFMT == S_IFDIR
+        FileStatus.isDirectory(path)
     }
 }

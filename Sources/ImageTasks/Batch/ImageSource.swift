@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -102,8 +103,7 @@ package struct ImageSource {
 
     /// A list entry: the images under a folder (an error entry when it holds none), else the file.
     package static func expand(_ path: FileSystemPath) -> [ImageInput] {
-        var status = stat()
-        guard path.withCString({ stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return [.file(path)] }
+        guard FileStatus.isDirectory(path) else { return [.file(path)] }
         var skippedFolders: [FileSystemPath] = []
         let found = DirectoryWalker.images(under: path, skippedFolders: &skippedFolders)
         guard found.isEmpty else { return found }

@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -9,49 +10,57 @@ package enum JSONLinesTail {
     /// does not exist.
     /// - Throws: `TasksError` naming the file when it exists but cannot be read.
     package static func partialLineLength(of path: String) throws(TasksError) -> Int {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return 0 }
-            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
+        let path = FileSystemPath(path)
+        return try path.failing(as: kind) { () throws(Errno) in
+            let file: FileDescriptor
+            do throws(Errno) {
+                file = try FileDescriptor.open(path, O_RDONLY)
+            } catch {
+                if error == .noSuchFile { return 0 }
+                throw error
+            }
+            return try partialLineLength(file)
         }
-        defer { close(descriptor) }
-        return try partialLineLength(descriptor, path: path)
     }
 
-    /// Cuts the bytes after the last newline of the file open for reading and writing as
-    /// `descriptor`, so that what is appended next starts on a line of its own.
+    /// Cuts the bytes after the last newline of `file` (open for reading and writing), so that
+    /// what is appended next starts on a line of its own.
     /// - Returns: the number of bytes removed.
     /// - Throws: `TasksError` naming the file when it cannot be read or truncated.
-    package static func removePartialLine(_ descriptor: Int32, path: String) throws(TasksError) -> Int {
-        let partial = try partialLineLength(descriptor, path: path)
-        guard partial > 0 else { return 0 }
-        let size = lseek(descriptor, 0, SEEK_END)
-        guard size >= 0, ftruncate(descriptor, size - off_t(partial)) == 0 else {
-            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
+    package static func removePartialLine(_ file: FileDescriptor, path: String) throws(TasksError) -> Int {
+        try FileSystemPath(path).failing(as: kind) { () throws(Errno) in
+            let partial = try partialLineLength(file)
+            guard partial > 0 else { return 0 }
+            try file.truncate(to: file.status().size - partial)
+            return partial
         }
-        return partial
     }
 
     private static let kind = FileKind.output
 
     /// Reads backwards from the end, a block at a time, to the last newline.
-    private static func partialLineLength(_ descriptor: Int32, path: String) throws(TasksError) -> Int {
-        var end = lseek(descriptor, 0, SEEK_END)
-        guard end >= 0 else { throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind) }
-        let size = end
+    private static func partialLineLength(_ file: FileDescriptor) throws(Errno) -> Int {
+        let size = try file.status().size
+        var end = size
         var block = [UInt8](repeating: 0, count: 64 << 10)
         while end > 0 {
-            let start = max(0, end - off_t(block.count))
-            let count = block.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(end - start), start) }
-            if count < 0, errno == EINTR { continue }
-            guard count == Int(end - start) else {
-                throw FileReader.error(errno: count < 0 ? errno : EIO, path: FileSystemPath(path), kind: kind)
+            let start = max(0, end - block.count)
+            var failure: Errno?
+            let count = block.withUnsafeMutableBytes { buffer in
+                do throws(Errno) {
+                    return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(end - start)]), at: start)
+                } catch {
+                    failure = error
+                    return 0
+                }
             }
+            if let failure { throw failure }
+            guard count == end - start else { throw Errno(EIO) }
             if let newline = block[..<count].lastIndex(of: UInt8(ascii: "\n")) {
-                return Int(size - (start + off_t(newline) + 1))
+                return size - (start + newline + 1)
             }
             end = start
         }
-        return Int(size)
+        return size
     }
 }

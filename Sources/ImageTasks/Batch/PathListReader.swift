@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -7,8 +8,7 @@ import TasksCommon
 /// Entries are bytes (names need not be UTF-8); empty entries are skipped; a last entry without
 /// its terminator counts at the end of the input.
 package final class PathListReader {
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
+    private let file: FileDescriptor
     private let separator: UInt8
     /// What the list is called in messages.
     package let name: String
@@ -24,24 +24,12 @@ package final class PathListReader {
     /// - Throws: `TasksError` naming the file when it cannot be opened.
     package init(path: String, nullSeparated: Bool) throws(TasksError) {
         separator = nullSeparated ? 0 : UInt8(ascii: "\n")
-        if path == "-" {
-            descriptor = 0
-            ownsDescriptor = false
-            name = "standard input"
-        } else {
-            let opened = open(path, O_RDONLY | O_CLOEXEC)
-            guard opened >= 0 else {
-                throw FileReader.error(
-                    errno: errno, path: FileSystemPath(path), kind: FileKind(noun: "list of paths", maximumByteCount: .max))
-            }
-            descriptor = opened
-            ownsDescriptor = true
-            name = path
+        let list = FileKind(noun: "list of paths", maximumByteCount: .max)
+        name = path == "-" ? "standard input" : path
+        // Standard input as a private duplicate, so that closing this leaves descriptor 0 open.
+        file = try FileSystemPath(name).failing(as: list) { () throws(Errno) in
+            path == "-" ? try FileDescriptor.duplicate(STDIN_FILENO) : try FileDescriptor.open(FileSystemPath(path), O_RDONLY)
         }
-    }
-
-    deinit {
-        if ownsDescriptor { close(descriptor) }
     }
 
     /// The next entry, waiting for it to arrive; nil at the end of the input.
@@ -66,12 +54,11 @@ package final class PathListReader {
                 buffer.removeFirst(start)
                 start = 0
             }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw TasksError(
-                    .unknownError, "Reading the list of paths failed: \(String(cString: strerror(errno))).",
-                    subject: .file(name))
+            let count: Int
+            do throws(Errno) {
+                count = try file.read(into: &chunk)
+            } catch {
+                throw TasksError(.unknownError, "Reading the list of paths failed: \(error).", subject: .file(name))
             }
             if count == 0 { ended = true } else { buffer += chunk[..<count] }
         }

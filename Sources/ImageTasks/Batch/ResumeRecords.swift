@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Glibc
 import TasksCommon
@@ -27,12 +28,13 @@ package enum ResumeRecords {
     package static func completedImages(in file: ResumeFile) throws(TasksError) -> Set<String> {
         let path = file.path
         let kind = FileKind(noun: "resume file", maximumByteCount: .max)
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return [] }
-            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
+        let handle: FileDescriptor
+        do throws(Errno) {
+            handle = try FileDescriptor.open(FileSystemPath(path), O_RDONLY)
+        } catch {
+            if error == .noSuchFile { return [] }
+            throw error.tasksError(path: FileSystemPath(path), kind: kind)
         }
-        defer { close(descriptor) }
         var done: Set<String> = []
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -45,11 +47,7 @@ package enum ResumeRecords {
             done.insert(record.image)
         }
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: kind)
-            }
+            let count = try FileSystemPath(path).failing(as: kind) { () throws(Errno) in try handle.read(into: &chunk) }
             if count == 0 { break }
             pending += chunk[..<count]
             var start = pending.startIndex

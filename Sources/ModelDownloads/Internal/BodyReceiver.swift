@@ -1,4 +1,5 @@
 import CCurl
+import FileSystem
 import Foundation
 import TasksCommon
 

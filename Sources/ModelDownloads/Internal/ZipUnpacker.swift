@@ -1,4 +1,5 @@
 import CZip
+import FileSystem
 import Foundation
 import Glibc
 import TasksCommon
@@ -125,13 +126,12 @@ enum ZipUnpacker {
             throw Refusal(code: .dataLossError, reason: "entry \"\(name)\": libzip: \(message(zip_get_error(archive)))")
         }
         defer { zip_fclose(file) }
-        let descriptor = open(target.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw Refusal(
-                code: .invalidArgumentError,
-                reason: "cannot create \"\(name)\": \(String(cString: strerror(errno)))")
+        let descriptor: FileDescriptor
+        do throws(Errno) {
+            descriptor = try FileDescriptor.open(FileSystemPath(target.path), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+        } catch {
+            throw Refusal(code: .invalidArgumentError, reason: "cannot create \"\(name)\": \(error)")
         }
-        defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let read = zip_fread(file, &buffer, UInt64(buffer.count))
@@ -152,15 +152,11 @@ enum ZipUnpacker {
         }
     }
 
-    private static func writeAll(_ buffer: [UInt8], count: Int, to descriptor: Int32, name: String) throws(Refusal) {
-        var written = 0
-        while written < count {
-            let result = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw Refusal(code: .internalError, reason: "cannot write \"\(name)\": \(String(cString: strerror(errno)))")
-            }
-            written += result
+    private static func writeAll(_ buffer: [UInt8], count: Int, to file: FileDescriptor, name: String) throws(Refusal) {
+        do throws(Errno) {
+            try file.write(buffer.prefix(count))
+        } catch {
+            throw Refusal(code: .internalError, reason: "cannot write \"\(name)\": \(error)")
         }
     }
 

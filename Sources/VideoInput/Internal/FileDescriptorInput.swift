@@ -1,5 +1,5 @@
 import CFFmpeg
-import Glibc
+import FileSystem
 import TasksCommon
 
 /// A custom `AVIOContext` reading a pipe, FIFO, socket or character device through
@@ -17,28 +17,29 @@ final class FileDescriptorInput {
     private let reader: UnsafeMutablePointer<SVTFdReader>
     /// The budget of each read, which `reader` points to.
     private let deadline: InterruptDeadline
+    /// The descriptor `reader` reads; closed when this is freed, after the context.
+    private let file: FileDescriptor
 
     /// The size of the read buffer in bytes, FFmpeg's default for its own I/O.
     private static let bufferSize: Int32 = 32_768
 
-    /// Wraps `fileDescriptor`, taking ownership of it: it is closed in `deinit`, or at once
+    /// Wraps `file`, taking ownership of it: it is closed in `deinit`, or at once
     /// when this initializer throws.
     ///
     /// - Parameters:
-    ///   - fileDescriptor: An open, readable descriptor, owned from now on.
+    ///   - file: An open, readable descriptor, owned from now on.
     ///   - deadline: The budget of each read.
     ///   - source: The URL or path, the subject of errors.
     /// - Throws: `TasksError` `resourceExhaustedError` when the buffer or the context cannot
     ///   be allocated (`av_malloc`, `avio_alloc_context`).
-    init(fileDescriptor: Int32, deadline: InterruptDeadline, source: String) throws(TasksError) {
+    init(file: FileDescriptor, deadline: InterruptDeadline, source: String) throws(TasksError) {
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
-            close(fileDescriptor)
             throw TasksError(
                 .resourceExhaustedError, "Failed to open video source: cannot allocate the read buffer (av_malloc).",
                 subject: .videoSource(source))
         }
         let reader = UnsafeMutablePointer<SVTFdReader>.allocate(capacity: 1)
-        reader.initialize(to: SVTFdReader(fd: fileDescriptor, deadline: deadline.pointer))
+        reader.initialize(to: SVTFdReader(fd: file.rawValue, deadline: deadline.pointer))
         // +1: the context owns neither the buffer (freed below via context.buffer) nor the reader.
         guard
             let context = avio_alloc_context(
@@ -47,7 +48,6 @@ final class FileDescriptorInput {
         else {
             av_free(buffer)
             reader.deallocate()
-            close(fileDescriptor)
             throw TasksError(
                 .resourceExhaustedError, "Failed to open video source: cannot allocate the I/O context (avio_alloc_context).",
                 subject: .videoSource(source))
@@ -55,6 +55,7 @@ final class FileDescriptorInput {
         self.context = context
         self.reader = reader
         self.deadline = deadline
+        self.file = file
     }
 
     deinit {
@@ -62,7 +63,6 @@ final class FileDescriptorInput {
         av_freep(&context.pointee.buffer)
         var context: UnsafeMutablePointer<AVIOContext>? = self.context
         avio_context_free(&context)
-        close(reader.pointee.fd)
         reader.deinitialize(count: 1)
         reader.deallocate()
     }

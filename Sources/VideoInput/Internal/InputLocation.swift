@@ -1,4 +1,5 @@
 import CFFmpeg
+import FileSystem
 import Glibc
 import TasksCommon
 
@@ -62,43 +63,46 @@ enum InputLocation: Equatable {
             return nil
         case .fileDescriptor(let descriptor):
             // A private duplicate, so that closing ours leaves the caller's open.
-            let duplicate = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-            guard duplicate >= 0 else {
+            let duplicate: FileDescriptor
+            do throws(Errno) {
+                duplicate = try FileDescriptor.duplicate(descriptor)
+            } catch {
                 throw TasksError.invalidArgument(
-                    "Failed to open video source: file descriptor \(descriptor) is not open (\(String(cString: strerror(errno)))).",
+                    "Failed to open video source: file descriptor \(descriptor) is not open (\(error)).",
                     subject: .videoSource(url))
             }
-            return try FileDescriptorInput(fileDescriptor: duplicate, deadline: deadline, source: url)
+            return try FileDescriptorInput(file: duplicate, deadline: deadline, source: url)
         case .path(let path):
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                let reason = String(cString: strerror(errno))
-                if errno == ENOENT || errno == ENOTDIR {
-                    throw TasksError.notFound("Video source not found (\(reason)).", subject: .videoSource(url))
+            let info: FileStatus
+            do throws(Errno) {
+                info = try FileStatus(of: FileSystemPath(path))
+            } catch {
+                if error.meansNotFound {
+                    throw TasksError.notFound("Video source not found (\(error)).", subject: .videoSource(url))
                 }
                 throw TasksError(
-                    errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                    "Failed to open video source: \(reason).", subject: .videoSource(url))
+                    error.code == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                    "Failed to open video source: \(error).", subject: .videoSource(url))
             }
-            let type = info.st_mode & S_IFMT
-            guard type != S_IFDIR else {
+            guard info.type != .directory else {
                 throw TasksError.invalidArgument(
                     "Failed to open video source: the path is a directory, not a video file or device.",
                     subject: .videoSource(url))
             }
-            guard !opensItself, type == S_IFIFO || type == S_IFCHR else {
+            guard !opensItself, info.type == .fifo || info.type == .characterDevice else {
                 return nil  // a regular file (FFmpeg's file protocol) or a device its demuxer opens
             }
             // O_NONBLOCK: opening a FIFO for reading must not wait for a writer; reads then
             // wait in poll(), within the deadline.
-            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
+            let file: FileDescriptor
+            do throws(Errno) {
+                file = try FileDescriptor.open(FileSystemPath(path), O_RDONLY | O_NONBLOCK)
+            } catch {
                 throw TasksError(
-                    errno == EACCES ? .permissionDeniedError : .invalidArgumentError,
-                    "Failed to open video source: \(reason).", subject: .videoSource(url))
+                    error.code == EACCES ? .permissionDeniedError : .invalidArgumentError,
+                    "Failed to open video source: \(error).", subject: .videoSource(url))
             }
-            return try FileDescriptorInput(fileDescriptor: descriptor, deadline: deadline, source: url)
+            return try FileDescriptorInput(file: file, deadline: deadline, source: url)
         }
     }
 }

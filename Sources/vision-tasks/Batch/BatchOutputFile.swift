@@ -1,3 +1,4 @@
+import FileSystem
 import Glibc
 import ImageTasks
 import TasksCommon
@@ -33,19 +34,15 @@ enum BatchOutputFile {
 
     /// Points descriptor 1 at `path`, opened to append, after cutting a partial last line.
     private static func appendStandardOutput(to path: String) throws(TasksError) {
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: .output)
+        let file = try FileSystemPath(path).failing(as: .output, .create) { () throws(Errno) in
+            try FileDescriptor.open(FileSystemPath(path), O_RDWR | O_APPEND | O_CREAT)
         }
-        defer { close(descriptor) }
-        let removed = try JSONLinesTail.removePartialLine(descriptor, path: path)
+        let removed = try JSONLinesTail.removePartialLine(file, path: path)
         if removed > 0 {
             StandardStreams.warn(
                 "warning: removed the partial last line of \(TableText.escaped(path)) (\(removed) bytes, left by an "
                     + "interrupted run); its image is processed again if it is given")
         }
-        guard dup2(descriptor, STDOUT_FILENO) >= 0 else {
-            throw FileReader.error(errno: errno, path: FileSystemPath(path), kind: .output)
-        }
+        try FileSystemPath(path).failing(as: .output, .write) { () throws(Errno) in try file.replace(STDOUT_FILENO) }
     }
 }

@@ -1,4 +1,5 @@
 import ClassificationCore
+import FileSystem
 import Foundation
 import TasksCommon
 

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import Glibc
 import ImageTasks
@@ -106,7 +107,6 @@ struct BatchOptionGroup: ParsableArguments {
     /// before the images run, as arguments are, for the formats printed at the end (npy, json).
     private var listIsRegularFile: Bool {
         guard let filesFrom, filesFrom != "-" else { return false }
-        var status = stat()
-        return stat(filesFrom, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        return FileStatus.optional(of: filesFrom)?.type == .regular
     }
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import TasksCommon
 
@@ -18,7 +19,7 @@ enum StandardStreams {
             if posixCode(of: error) == EPIPE { exit(141) }
             // Anything else (a full disk, an I/O error) loses results: say so.
             warn(
-                "error: cannot write the results to standard output: \(posixCode(of: error).map { String(cString: strerror($0)) } ?? "\(error)")"
+                "error: cannot write the results to standard output: \(posixCode(of: error).map { Errno($0).description } ?? "\(error)")"
             )
             exit(1)
         }

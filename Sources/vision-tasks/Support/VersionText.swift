@@ -1,3 +1,4 @@
+import FileSystem
 import LiteRT
 import ModelDownloads
 import TasksCommon

@@ -1,3 +1,4 @@
+import FileSystem
 import Foundation
 import ImageLabeling
 import ModelDownloads
@@ -37,11 +38,7 @@ struct ModelsIndexCommand: ParsableCommand {
     private func writeIndex() throws(TasksError) -> ModelIndex {
         let index = try makeIndex()
         let target = folder.appendingPathComponent(ModelIndex.fileName)
-        do {
-            try index.jsonData().write(to: target, options: .atomic)
-        } catch {
-            throw .internal("cannot write the index: \(error)", subject: .file(target.path))
-        }
+        try AtomicWrite.write(index.jsonData(), to: FileSystemPath(target.path), kind: ModelIndex.fileKind)
         return index
     }
 
