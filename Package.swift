@@ -62,7 +62,10 @@ let package = Package(
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(
             name: "ImageTasks",
-            dependencies: ["TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput", "ModelDownloads"]),
+            dependencies: [
+                "TasksCommon", "TFLiteMetadata", "ClassificationCore", "VisionTasks", "ImageLabeling", "VideoInput",
+                "ModelDownloads",
+            ]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // Fine-tuning: forward and backward of a base's last blocks and a new head over OpenBLAS's
@@ -109,7 +112,9 @@ let package = Package(
         .testTarget(
             name: "ModelDownloadTests", dependencies: ["ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
+        .testTarget(
+            name: "ModelServerTests",
+            dependencies: ["ModelServer", "ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
         .testTarget(name: "ImageClassifierTrainingTests", dependencies: ["ImageClassifierTraining", "TestSupport"]),
         .testTarget(
             name: "ClassifierTrainingTests",
@@ -118,7 +123,8 @@ let package = Package(
                 "TasksCommon", "TFLiteMetadata", "TestSupport",
             ]),
         .testTarget(
-            name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
+            name: "ImageTasksTests",
+            dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "ModelDownloads", "TasksCommon", "TestSupport"]),
         .testTarget(
             name: "FineTuningTests", dependencies: ["FineTuning", "TFLiteMetadata", "TasksCommon"],
             resources: [.copy("Fixtures")]),

@@ -209,7 +209,7 @@ struct ServeTests {
             Data(
                 #"{"parameters":{"max_results":0},"inputs":[{"name":"image","datatype":"BYTES","shape":[1],"data":["AA=="]}]}"#
                     .utf8),
-            [:], 400, "'max_results' must not be 0"
+            [:], 400, "Invalid `max_results` option: value must be != 0."
         ),
         (
             "header length past the body", "POST", "/v2/models/mobilenet/infer", Data("{}".utf8),
@@ -491,7 +491,7 @@ struct ServeTests {
             headers: ["Content-Type": "image/jpeg"])
         #expect(unknown.status == 400)
         #expect(
-            unknown.error == "Image 0: None of the names in 'category_allowlist' (unicorn) is a category name of the model, "
+            unknown.error == "Image 0: None of the names in `category_allowlist` (unicorn) is a category name of the model, "
                 + "so every category would be dropped.", "\(unknown.text)")
         let misspelt = try await server.request(
             "POST", "/v1/models/mobilenet/classify?max_result=1", body: try Data(contentsOf: Self.burger),
