@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "ImageTasks",
             dependencies: [
-                "FileSystem", "TasksCommon", "TFLiteMetadata", "VisionTasks", "ImageLabeling", "VideoInput", "ModelDownloads",
+                "FileSystem", "TasksCommon", "TFLiteMetadata", "ClassificationCore", "VisionTasks", "ImageLabeling",
+                "VideoInput", "ModelDownloads",
             ]),
         // Training a classifier head on frozen embeddings: softmax regression (package-only).
         .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
@@ -126,7 +127,9 @@ let package = Package(
         .testTarget(
             name: "ModelDownloadTests", dependencies: ["FileSystem", "ImageLabeling", "ModelDownloads", "TestSupport"]),
         .testTarget(name: "VisionTasksCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ModelServerTests", dependencies: ["ModelServer", "ImageTasks"]),
+        .testTarget(
+            name: "ModelServerTests",
+            dependencies: ["ModelServer", "ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
         .testTarget(name: "ImageClassifierTrainingTests", dependencies: ["ImageClassifierTraining", "TestSupport"]),
         .testTarget(
             name: "ClassifierTrainingTests",
@@ -135,7 +138,8 @@ let package = Package(
                 "FileSystem", "TasksCommon", "TFLiteMetadata", "TestSupport",
             ]),
         .testTarget(
-            name: "ImageTasksTests", dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
+            name: "ImageTasksTests",
+            dependencies: ["ImageTasks", "VisionTasks", "ImageLabeling", "ModelDownloads", "TasksCommon", "TestSupport"]),
         .testTarget(
             name: "FineTuningTests", dependencies: ["FineTuning", "TFLiteMetadata", "TasksCommon"],
             resources: [.copy("Fixtures")]),

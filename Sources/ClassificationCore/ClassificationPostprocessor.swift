@@ -3,7 +3,12 @@ import TasksCommon
 /// MediaPipe's classification postprocessing after dequantization and calibration: category
 /// filter and score threshold, then a stable sort (score descending, then index ascending),
 /// then top-k (done as one selection of the best k when k is set).
-struct ClassificationPostprocessor: Sendable {
+///
+/// The one home of the classification options' rules (`ImageClassifierOptions`' maxResults,
+/// scoreThreshold, categoryAllowlist, categoryDenylist): the classifier applies them to its
+/// scores, the server (`ServedClassifier`, `ServedLabeler`) to categories already ranked, so
+/// both give MediaPipe's messages.
+package struct ClassificationPostprocessor: Sendable {
     /// Top-k per head; negative means all.
     let maxResults: Int
     /// Scores below this are dropped.
@@ -12,28 +17,32 @@ struct ClassificationPostprocessor: Sendable {
     let allowed: [[Bool]?]
 
     /// Resolves the options against the heads' labels.
-    /// - Throws: `TasksError` invalidArgument with MediaPipe's messages for `maxResults == 0`,
-    ///   both lists set, lists on a model without labels; and (deliberately unlike MediaPipe,
-    ///   which then filters nothing) for an allowlist none of whose names is a label.
+    /// - Throws: as `init(labels:maxResults:scoreThreshold:allowlist:denylist:)`.
     init(
         heads: [ClassificationHead], maxResults: Int, scoreThreshold: Float,
         allowlist: [String], denylist: [String]
     ) throws(TasksError) {
-        guard maxResults != 0 else {
-            throw .invalidArgument("Invalid `max_results` option: value must be != 0.", subject: .option("maxResults"))
-        }
-        guard allowlist.isEmpty || denylist.isEmpty else {
-            throw .invalidArgument(
-                "`category_allowlist` and `category_denylist` are mutually exclusive options.",
-                subject: .option("categoryAllowlist"))
-        }
+        try self.init(
+            labels: heads.map(\.labels), maxResults: maxResults, scoreThreshold: scoreThreshold, allowlist: allowlist,
+            denylist: denylist)
+    }
+
+    /// Resolves the options against each head's labels (index `i` names category `i`; nil for a
+    /// head without labels).
+    /// - Throws: `TasksError` invalidArgument with MediaPipe's messages for the options alone
+    ///   (`checkOptions`) and for lists on a model without labels; and (deliberately unlike
+    ///   MediaPipe, which then filters nothing) for an allowlist none of whose names is a label.
+    package init(
+        labels: [[String]?], maxResults: Int, scoreThreshold: Float, allowlist: [String], denylist: [String]
+    ) throws(TasksError) {
+        try Self.checkOptions(maxResults: maxResults, allowlist: allowlist, denylist: denylist)
         self.maxResults = maxResults
         self.scoreThreshold = scoreThreshold
         guard !(allowlist.isEmpty && denylist.isEmpty) else {
-            allowed = heads.map { _ in nil }
+            allowed = labels.map { _ in nil }
             return
         }
-        guard heads.allSatisfy({ $0.labels != nil }) else {
+        guard labels.allSatisfy({ $0 != nil }) else {
             throw .invalidArgument(
                 "Using `category_allowlist` or `category_denylist` requires labels to be present "
                     + "in the TFLite Model Metadata but none was found.",
@@ -41,8 +50,8 @@ struct ClassificationPostprocessor: Sendable {
         }
         let isAllowlist = !allowlist.isEmpty
         let names = Set(isAllowlist ? allowlist : denylist)
-        allowed = heads.map { head in
-            let labels = head.labels ?? []
+        allowed = labels.map { labels in
+            let labels = labels ?? []
             guard labels.contains(where: names.contains) else { return nil }  // MediaPipe: no match, no filter
             return labels.map { names.contains($0) == isAllowlist }
         }
@@ -52,6 +61,40 @@ struct ClassificationPostprocessor: Sendable {
                     + "is a category name of the model, so every category would be dropped.",
                 subject: .option("categoryAllowlist"))
         }
+    }
+
+    /// MediaPipe's checks of the options that need no model: `maxResults` is not 0 and the two
+    /// lists are not both set.
+    /// - Throws: `TasksError` invalidArgument with MediaPipe's message.
+    package static func checkOptions(maxResults: Int, allowlist: [String], denylist: [String]) throws(TasksError) {
+        guard maxResults != 0 else {
+            throw .invalidArgument("Invalid `max_results` option: value must be != 0.", subject: .option("maxResults"))
+        }
+        guard allowlist.isEmpty || denylist.isEmpty else {
+            throw .invalidArgument(
+                "`category_allowlist` and `category_denylist` are mutually exclusive options.",
+                subject: .option("categoryAllowlist"))
+        }
+    }
+
+    /// Applies the options to one head's items already ranked in the core's order (best first,
+    /// ties by index): the category filter and the score threshold, then the first `maxResults`.
+    /// Cutting after the stable sort keeps exactly the categories ranking would have kept.
+    /// - Parameters:
+    ///   - head: the head's index in the labels the postprocessor was made with.
+    ///   - index: an item's category index (into that head's labels).
+    ///   - score: an item's score.
+    package func narrow<Item>(
+        _ ranked: [Item], head: Int, index: (Item) -> Int, score: (Item) -> Float
+    ) -> [Item] {
+        let mask = head < allowed.count ? allowed[head] : nil
+        var kept: [Item] = []
+        for item in ranked where maxResults < 0 || kept.count < maxResults {
+            let category = index(item)
+            guard score(item) >= scoreThreshold, mask.map({ category < $0.count && $0[category] }) ?? true else { continue }
+            kept.append(item)
+        }
+        return kept
     }
 
     /// The categories of one head from its (dequantized, calibrated) scores.

@@ -1,5 +1,7 @@
 import CMicroHTTPD
 import Foundation
+import ImageTasks
+import TasksCommon
 
 /// A request as the server handles it, once its body (or its multipart files) is read.
 struct HTTPRequest: Sendable {
@@ -48,19 +50,18 @@ struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// A JSON body, keys sorted.
+    /// A JSON body, written by the server's one encoder (`JSONText`: keys sorted, slashes unescaped).
     /// - Throws: `HTTPError` 500 when `value` cannot be written as JSON (a non-finite number,
     ///   say): a response is never an empty or partial object.
-    static func json(_ value: Any, status: Int = 200) throws(HTTPError) -> HTTPResponse {
-        guard JSONSerialization.isValidJSONObject(value),
-            let body = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
-        else {
+    static func json(_ value: some Encodable, status: Int = 200) throws(HTTPError) -> HTTPResponse {
+        do throws(TasksError) {
+            return HTTPResponse(status: status, contentType: "application/json", body: try JSONText.data(value))
+        } catch {
             throw HTTPError(
                 500,
                 "The response could not be written as JSON: it holds a value JSON cannot represent (such as a non-finite number)."
             )
         }
-        return HTTPResponse(status: status, contentType: "application/json", body: body)
     }
 
     /// The status line, headers (with Content-Length) and body as HTTP/1.1 sends them, for an
@@ -90,14 +91,42 @@ struct HTTPError: Error, Sendable {
         self.headers = headers
     }
 
-    /// `{"error": message}`. A dictionary of strings always encodes; were it ever to fail, the
-    /// message goes as plain text rather than as an empty object.
+    /// `{"error": message}`. A string always encodes; were it ever to fail, the message goes as
+    /// plain text rather than as an empty object.
     var response: HTTPResponse {
         var response =
             (try? HTTPResponse.json(["error": message], status: status))
             ?? HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: Data(message.utf8))
         response.headers += headers
         return response
+    }
+
+    /// The answer to a task's error: its status (`status(for:)`) and its message, after `prefix`
+    /// (which image it is about) when given.
+    init(_ error: TasksError, prefix: String? = nil) {
+        self.init(Self.status(for: error), prefix.map { "\($0): \(error.recordMessage)" } ?? error.recordMessage)
+    }
+
+    /// What `body` returns, its `TasksError` answered as `init(_:prefix:)` does.
+    static func mapping<Value>(_ body: () throws(TasksError) -> Value) throws(HTTPError) -> Value {
+        do throws(TasksError) {
+            return try body()
+        } catch {
+            throw HTTPError(error)
+        }
+    }
+
+    /// The HTTP status of a task's error: 422 for an output the model cannot give as a finite
+    /// number (outOfRange, the command line's OUT_OF_RANGE: the same image would fail again on
+    /// any replica, so not a 5xx that load balancers retry), 500 for the server's own failures
+    /// (internal, unknown), 400 for the rest (an image that cannot be decoded, an option the
+    /// model refuses).
+    static func status(for error: TasksError) -> Int {
+        switch error.code {
+        case .outOfRangeError: 422
+        case .internalError, .unknownError: 500
+        default: 400
+        }
     }
 
     static func badRequest(_ message: String) -> HTTPError { HTTPError(400, message) }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import TasksCommon
 
 /// An Open Inference Protocol v2 inference request for an image model: one BYTES input of
 /// encoded images, shape [B], in the JSON form (each element base64, since JSON strings cannot
@@ -58,7 +59,7 @@ struct InferenceRequest {
         let json = wire.members
         id = try Self.optional(json["id"], as: String.self, "'id' must be a string")
         let requestParameters = try Self.object(json["parameters"], "'parameters'")
-        parameters = try ParameterParsing.parameters(json: requestParameters)
+        parameters = try HTTPError.mapping { () throws(TasksError) in try ParameterParsing.parameters(json: requestParameters) }
         binaryOutput = try Self.flag(requestParameters["binary_data_output"], "Parameter 'binary_data_output'")
         guard let inputs = wire.inputs, inputs.count == 1 else {
             throw .badRequest("'inputs' must be an array of one input: a BYTES tensor of encoded images, shape [B].")

@@ -13,31 +13,73 @@ enum InferenceResponse {
         model: String, version: String, output: ServedOutput, request: InferenceRequest, results: [ServedImage]
     ) throws(HTTPError) -> HTTPResponse {
         let requested = request.outputs.isEmpty ? [InferenceRequest.RequestedOutput(name: output.name)] : request.outputs
-        var outputs: [[String: Any]] = []
+        var outputs: [Answer.Output] = []
         var binary = Data()
         for asked in requested {
             guard asked.name == output.name else {
                 throw .badRequest("Unknown output '\(asked.name)'; model '\(model)' has one output, '\(output.name)'.")
             }
             let tensor = try Tensor(results, output: output, classification: asked.classification)
-            var entry: [String: Any] = ["name": asked.name, "datatype": tensor.datatype, "shape": tensor.shape]
-            if asked.binary ?? request.binaryOutput {
-                entry["parameters"] = ["binary_data_size": tensor.binary.count]
-                binary.append(tensor.binary)
-            } else {
-                entry["data"] = tensor.json
-            }
-            outputs.append(entry)
+            let isBinary = asked.binary ?? request.binaryOutput
+            outputs.append(
+                Answer.Output(
+                    name: asked.name, datatype: tensor.datatype, shape: tensor.shape,
+                    parameters: isBinary ? Answer.BinaryData(binaryDataSize: tensor.binary.count) : nil,
+                    data: isBinary ? nil : tensor.json))
+            if isBinary { binary.append(tensor.binary) }
         }
-        var json: [String: Any] = ["model_name": model, "model_version": version, "outputs": outputs]
-        if let id = request.id { json["id"] = id }
-        var response = try HTTPResponse.json(json)
+        var response = try HTTPResponse.json(Answer(modelName: model, modelVersion: version, id: request.id, outputs: outputs))
         guard !binary.isEmpty else { return response }
         response.headers = [
             ("Content-Type", "application/octet-stream"), ("Inference-Header-Content-Length", String(response.body.count)),
         ]
         response.body.append(binary)
         return response
+    }
+
+    /// The OIP response's JSON (its header, with the binary extension).
+    private struct Answer: Encodable {
+        struct BinaryData: Encodable {
+            let binaryDataSize: Int
+
+            enum CodingKeys: String, CodingKey { case binaryDataSize = "binary_data_size" }
+        }
+
+        struct Output: Encodable {
+            let name: String
+            let datatype: String
+            let shape: [Int]
+            /// Set when the tensor's bytes follow the JSON (`binary_data_size`); `data` is nil then.
+            let parameters: BinaryData?
+            let data: TensorJSON?
+        }
+
+        let modelName: String
+        let modelVersion: String
+        /// The request's id, when it had one.
+        let id: String?
+        let outputs: [Output]
+
+        enum CodingKeys: String, CodingKey {
+            case modelName = "model_name", modelVersion = "model_version", id, outputs
+        }
+    }
+}
+
+/// A tensor's elements as JSON writes them: strings (BYTES), numbers (FP32, written as the
+/// doubles they widen to) or integers (INT8).
+private enum TensorJSON: Encodable {
+    case strings([String])
+    case numbers([Double])
+    case integers([Int])
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .strings(let values): try container.encode(values)
+        case .numbers(let values): try container.encode(values)
+        case .integers(let values): try container.encode(values)
+        }
     }
 }
 
@@ -46,7 +88,7 @@ private struct Tensor {
     let datatype: String
     let shape: [Int]
     /// The elements as JSON writes them.
-    let json: [Any]
+    let json: TensorJSON
     /// The binary tensor data extension's form: BYTES elements length-prefixed, numbers little-endian.
     let binary: Data
 
@@ -70,26 +112,28 @@ private struct Tensor {
     private init(strings: [String], shape: [Int]) {
         datatype = "BYTES"
         self.shape = shape
-        json = strings
+        json = .strings(strings)
         binary = BinaryTensor.encode(strings.map { Data($0.utf8) })
     }
 
     private init(numbers rows: [TensorValues], datatype: String, width: Int) {
         self.datatype = datatype
         shape = [rows.count, width]
-        var json: [Any] = []
         var binary = Data()
+        var numbers: [Double] = []
+        var integers: [Int] = []
         for row in rows {
             switch row {
             case .float32(let values):
-                json += values.map { Double($0) }
+                numbers += values.map { Double($0) }
                 for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { binary.append(contentsOf: $0) } }
             case .int8(let values):
-                json += values.map { Int($0) }
+                integers += values.map { Int($0) }
                 binary.append(contentsOf: values.map { UInt8(bitPattern: $0) })
             }
         }
-        self.json = json
+        // One datatype per output: INT8 rows are integers, FP32 rows numbers.
+        json = datatype == "INT8" ? .integers(integers) : .numbers(numbers)
         self.binary = binary
     }
 }

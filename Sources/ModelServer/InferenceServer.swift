@@ -1,4 +1,5 @@
 import Foundation
+import ImageTasks
 import Synchronization
 
 /// The HTTP inference service behind `vision-tasks serve` speaking the KServe Open Inference
@@ -14,12 +15,12 @@ package final class InferenceServer: Sendable {
     /// The address clients use, `http://HOST:PORT` with the bound port.
     package let address: String
 
-    /// Starts listening; the models' classifiers are already loaded.
+    /// Starts listening; the catalog's models are already loaded.
     /// - Throws: `ServerStartError` when the token file is unreadable or the address cannot be bound.
-    package init(configuration: ServerConfiguration, models: [ServedModel]) throws(ServerStartError) {
+    package init(configuration: ServerConfiguration, catalog: ServingCatalog) throws(ServerStartError) {
         let token = try configuration.tokenFile.map { file throws(ServerStartError) in try BearerToken(file: file) }
         let connections = ConnectionStats()
-        handler = RequestHandler(models: models, limits: configuration.limits, token: token, connections: connections)
+        handler = RequestHandler(catalog: catalog, limits: configuration.limits, token: token, connections: connections)
         let limits = configuration.limits
         self.limits = limits
         daemon = try HTTPDaemon(

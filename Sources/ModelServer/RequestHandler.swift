@@ -5,8 +5,8 @@ import TasksCommon
 
 /// Answers requests: routing, the token, limits, and the OIP v2, v1 and page routes.
 final class RequestHandler: HTTPExchangeHandler {
-    let pools: [String: ModelPool]
-    private let modelNames: [String]
+    /// The models served.
+    let catalog: ServingCatalog
     let limits: ServerLimits
     private let token: BearerToken?
     private let connections: ConnectionStats
@@ -17,13 +17,8 @@ final class RequestHandler: HTTPExchangeHandler {
     /// while every request is still served.
     let draining = Atomic(false)
 
-    init(models: [ServedModel], limits: ServerLimits, token: BearerToken?, connections: ConnectionStats) {
-        var pools: [String: ModelPool] = [:]
-        for model in models {
-            pools[model.name] = ModelPool(model)
-        }
-        self.pools = pools
-        modelNames = models.map(\.name)
+    init(catalog: ServingCatalog, limits: ServerLimits, token: BearerToken?, connections: ConnectionStats) {
+        self.catalog = catalog
         self.limits = limits
         self.token = token
         self.connections = connections
@@ -51,11 +46,11 @@ final class RequestHandler: HTTPExchangeHandler {
             return .reject(
                 HTTPError(401, "A valid bearer token is required.", headers: [("WWW-Authenticate", "Bearer")]).response)
         }
-        if let model = route.model, pools[model] == nil {
+        if let model = route.model, catalog.pool(named: model) == nil {
             return .reject(
-                HTTPError(404, "Unknown model '\(model)'; this server has \(modelNames.joined(separator: ", ")).").response)
+                HTTPError(404, "Unknown model '\(model)'; this server has \(catalog.names.joined(separator: ", ")).").response)
         }
-        if let pool = route.model.flatMap({ pools[$0] }), let version = Route.requestedVersion(path: head.path),
+        if let pool = route.model.flatMap(catalog.pool(named:)), let version = Route.requestedVersion(path: head.path),
             version != pool.version
         {
             return .reject(
@@ -102,39 +97,41 @@ final class RequestHandler: HTTPExchangeHandler {
         switch route {
         case .page: return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Data(WebPage.html.utf8))
         case .metrics:
-            let waiting = modelNames.map { ($0, pools[$0]!.waiting) }
+            let waiting = catalog.pools.map { ($0.name, $0.waiting) }
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4",
                 body: Data(metrics.render(waiting: waiting, connections: connections).utf8))
         case .ready where draining.load(ordering: .relaxed):
             return HTTPError(503, "The server is draining: it is shutting down and takes no new work.").response
         case .live, .ready, .modelReady: return .ok
-        case .serverMetadata:
-            return try .json([
-                "name": "vision-tasks", "version": visionTasksVersion, "extensions": ["binary_tensor_data", "classification"],
-            ])
-        case .modelList:
-            return try .json([
-                "models": modelNames.map { ["name": $0, "kind": pools[$0]!.kind, "task": pools[$0]!.verb] },
-                "videoLimits": limits.videos.json,
-            ])
-        case .modelMetadata(let name): return try .json(metadata(pools[name]!))
-        case .infer(let name): return try infer(request, pool: pools[name]!)
-        case .process(let name, let verb): return try process(request, pool: pools[name]!, verb: verb)
-        case .classifyVideo(let name): return try classifyVideo(request, pool: pools[name]!)
+        case .serverMetadata: return try .json(ServerMetadata())
+        case .modelList: return try .json(ModelList(catalog, videoLimits: limits.videos))
+        case .modelMetadata(let name): return try .json(ModelMetadata(try pool(name)))
+        case .infer(let name): return try infer(request, pool: try pool(name))
+        case .process(let name, let verb): return try process(request, pool: try pool(name), verb: verb)
+        case .classifyVideo(let name): return try classifyVideo(request, pool: try pool(name))
         case .videoProgress(let job): return try videoProgress(job)
-        case .modelDetails(let name): return try details(pools[name]!)
+        case .modelDetails(let name): return try details(try pool(name))
         }
     }
 
-    /// OIP model metadata, and `task`: "classify" or "embed" (what `/v1/models/NAME/TASK` does).
-    private func metadata(_ pool: ModelPool) -> [String: Any] {
-        let output = pool.output
-        return [
-            "name": pool.name, "versions": [pool.version], "platform": "tflite_\(pool.kind)", "task": pool.verb,
-            "inputs": [["name": "image", "datatype": "BYTES", "shape": [-1]]],
-            "outputs": [["name": output.name, "datatype": output.datatype, "shape": output.width.map { [-1, $0] } ?? [-1]]],
-        ]
+    /// The pool `admit` found for the route's model.
+    private func pool(_ name: String) throws(HTTPError) -> ModelPool {
+        guard let pool = catalog.pool(named: name) else { throw HTTPError(404, "Unknown model '\(name)'.") }
+        return pool
+    }
+
+    /// What `body` returns with one of the pool's instances.
+    /// - Throws: `HTTPError` 503 when none came free within the request timeout; what `body` throws.
+    func withInstance<Value>(
+        of pool: ModelPool, _ body: (any ServedTask) throws(HTTPError) -> Value
+    ) throws(HTTPError) -> Value {
+        guard let value = try pool.withInstance(timeout: limits.requestTimeoutSeconds, body) else {
+            throw HTTPError(
+                503, "No instance of model '\(pool.name)' came free within \(limits.requestTimeoutSeconds) s.",
+                headers: [("Retry-After", "1")])
+        }
+        return value
     }
 
     private func infer(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
@@ -155,13 +152,15 @@ final class RequestHandler: HTTPExchangeHandler {
     /// `POST /v1/models/NAME/classify` (or `/embed` for an embedder): an `image/*` body, or
     /// multipart form files (parts with a file name); the CLI's JSON object per image, in a JSON array.
     private func process(_ request: HTTPRequest, pool: ModelPool, verb: String) throws(HTTPError) -> HTTPResponse {
-        guard verb == pool.verb else {
+        guard verb == pool.kind.verb else {
             throw HTTPError(
                 404,
-                "Model '\(pool.name)' is \(pool.kind.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(pool.kind): "
-                    + "its route is /v1/models/\(pool.name)/\(pool.verb), not /\(verb).")
+                "Model '\(pool.name)' is \(pool.kind.withArticle): its route is /v1/models/\(pool.name)/\(pool.kind.verb), "
+                    + "not /\(verb).")
         }
-        let parameters = try ParameterParsing.parameters(query: request.head.query)
+        let parameters = try HTTPError.mapping { () throws(TasksError) in
+            try ParameterParsing.parameters(query: request.head.query)
+        }
         let contentType = request.head.header("content-type")?.lowercased() ?? ""
         let images: [(String, Data)]
         if contentType.hasPrefix("multipart/form-data") {
@@ -186,14 +185,14 @@ final class RequestHandler: HTTPExchangeHandler {
     }
 
     /// Processes the images with one instance of the pool; the first image that fails fails
-    /// the request with its index and the status for its error (`status(for:)`).
+    /// the request with its index and the status for its error (`HTTPError.status(for:)`).
     private func process(
         _ images: [(name: String, data: Data)], parameters: RequestParameters, pool: ModelPool, what: String,
         inference: inout Double
     ) throws(HTTPError) -> [ServedImage] {
         let start = ContinuousClock.now
         defer { metrics.recordInference(model: pool.name, seconds: Self.seconds(since: start)) }
-        return try pool.withInstance(timeout: limits.requestTimeoutSeconds) { instance throws(HTTPError) in
+        return try withInstance(of: pool) { instance throws(HTTPError) in
             if let problem = instance.problem(with: parameters) { throw .badRequest(problem) }
             var results: [ServedImage] = []
             let served = ContinuousClock.now
@@ -203,7 +202,7 @@ final class RequestHandler: HTTPExchangeHandler {
                 do throws(TasksError) {
                     results.append(try instance.serve(image.data, name: image.name, parameters: parameters))
                 } catch {
-                    throw HTTPError(Self.status(for: error), "\(what) \(index): \(error.recordMessage)")
+                    throw HTTPError(error, prefix: "\(what) \(index)")
                 }
             }
             return results
@@ -222,16 +221,4 @@ final class RequestHandler: HTTPExchangeHandler {
         return elapsed / .seconds(1)
     }
 
-    /// The HTTP status of an image's error: 422 for an output the model cannot give as a finite
-    /// number (outOfRange, the command line's OUT_OF_RANGE: the same image would fail again on
-    /// any replica, so not a 5xx that load balancers retry), 500 for the server's own failures
-    /// (internal, unknown), 400 for the rest (an image that cannot be decoded, an option the
-    /// model refuses).
-    static func status(for error: TasksError) -> Int {
-        switch error.code {
-        case .outOfRangeError: 422
-        case .internalError, .unknownError: 500
-        default: 400
-        }
-    }
 }

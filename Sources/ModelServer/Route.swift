@@ -1,3 +1,5 @@
+import ImageTasks
+
 /// The server's routes, matched from a method and path.
 enum Route: Equatable {
     case page
@@ -90,8 +92,8 @@ enum Route: Equatable {
         return String(parts.dropFirst(4).first ?? "")
     }
 
-    /// The verbs of the v1 routes: a model answers the one of its task (`ServedTask.verb`).
-    static let verbs: Set<String> = ["classify", "embed"]
+    /// The verbs of the v1 routes: a model answers the one of its kind (`ServedTaskKind.verb`).
+    static let verbs = ServedTaskKind.verbs
 
     /// The model the route is about, if any.
     var model: String? {

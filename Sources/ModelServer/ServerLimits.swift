@@ -49,21 +49,3 @@ package struct ServerConfiguration: Sendable {
 
     package init() {}
 }
-
-/// A model to serve: its name, its instances (the pool, loaded by the caller; all of one task)
-/// and its version.
-package struct ServedModel: Sendable {
-    package var name: String
-    package var instances: [any ServedTask]
-    /// The version OIP reports (`versions` in the model metadata, `model_version` in inference
-    /// responses) and the only one `/v2/models/NAME/versions/V` accepts: a model source's index
-    /// version for a downloaded model, "1" for a file given by path.
-    package var version: String
-
-    package init(name: String, instances: [any ServedTask], version: String = "1") {
-        precondition(!instances.isEmpty, "a served model needs an instance")
-        self.name = name
-        self.instances = instances
-        self.version = version
-    }
-}

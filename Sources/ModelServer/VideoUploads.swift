@@ -61,7 +61,9 @@ extension RequestHandler {
     /// - Throws: `HTTPError` 400 for a model with no video mode, a bad job name, a video that
     ///   cannot be read or is too long; 503 when `maxConcurrent` videos are running.
     func classifyVideo(_ request: HTTPRequest, pool: ModelPool) throws(HTTPError) -> HTTPResponse {
-        let parameters = try ParameterParsing.parameters(query: request.head.query, others: ["job"])
+        let parameters = try HTTPError.mapping { () throws(TasksError) in
+            try ParameterParsing.parameters(query: request.head.query, others: ["job"])
+        }
         let job = request.head.query["job"]
         if let job, !VideoJobs.isValidName(job) {
             throw .badRequest("Parameter 'job' must be 1 to 64 letters, digits, '-' or '_', got '\(job)'.")
@@ -83,13 +85,9 @@ extension RequestHandler {
         // Decoding and classifying the whole video: its inference time, as the page shows it.
         let seconds = Self.seconds(since: start)
         metrics.recordInference(model: pool.name, seconds: seconds)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]  // as every other answer: the same keys in the same order
-        guard let body = try? encoder.encode(outcome) else {
-            throw HTTPError(500, "The video's results could not be written as JSON.")
-        }
-        return HTTPResponse(
-            status: 200, contentType: "application/json", body: body, headers: [Self.serverTiming(seconds)])
+        var response = try HTTPResponse.json(outcome)
+        response.headers.append(Self.serverTiming(seconds))
+        return response
     }
 
     /// `GET /v1/videos/JOB`: `{"job", "fraction"}` while the upload named JOB is classified.
@@ -97,7 +95,7 @@ extension RequestHandler {
         guard let fraction = videoJobs.fraction(job) else {
             throw HTTPError(404, "No video named '\(job)' is being classified.")
         }
-        return try .json(["job": job, "fraction": fraction])
+        return try .json(VideoProgress(job: job, fraction: fraction))
     }
 
     /// Writes the video to a temporary file (FFmpeg reads files) and classifies it with a new
@@ -112,17 +110,17 @@ extension RequestHandler {
             throw HTTPError(500, "The video could not be stored for decoding: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: file) }
-        let classifier = try pool.withInstance(timeout: limits.requestTimeoutSeconds) { instance throws(HTTPError) in
+        let classifier = try withInstance(of: pool) { instance throws(HTTPError) in
             if let problem = instance.problem(with: parameters) { throw .badRequest(problem) }
             let classifier: ImageClassifier?
             do throws(TasksError) {
                 classifier = try instance.videoClassifier()
             } catch {
-                throw HTTPError(Self.status(for: error), error.recordMessage)
+                throw HTTPError(error)
             }
             guard let classifier else {
                 throw .badRequest(
-                    "Model '\(pool.name)' is \(pool.kind == "labeler" ? "a labeler" : "an embedder"); only classifiers classify videos."
+                    "Model '\(pool.name)' is \(pool.kind.withArticle); only classifiers classify videos."
                 )
             }
             return classifier
@@ -133,7 +131,7 @@ extension RequestHandler {
                 progress: progress)
         } catch {
             // The reason without its subject: the temporary file's path means nothing to the client.
-            throw HTTPError(Self.status(for: error), error.reason)
+            throw HTTPError(HTTPError.status(for: error), error.reason)
         }
     }
 }

@@ -143,21 +143,22 @@ struct EmbeddingLayerTests {
         "auto serves MediaPipe's embedder models as embedders, anything else as a classifier",
         .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
         arguments: [
-            ("mobilenet_v2_035_96_embedder_with_metadata.tflite", ServedTaskKind.embed),
-            ("mobilenet_v1_1.0_224_quant_embedding_extractor.tflite", .classify),
-            ("mobilenet_v1_0.25_224_quant.tflite", .classify),
+            ("mobilenet_v2_035_96_embedder_with_metadata.tflite", ServedTaskKind.embedder),
+            ("mobilenet_v1_1.0_224_quant_embedding_extractor.tflite", .classifier),
+            ("mobilenet_v1_0.25_224_quant.tflite", .classifier),
         ])
     func autoTask(model: String, expected: ServedTaskKind) throws {
         let path = TestData.model(model).path
-        #expect(try ServedTaskKind.auto.resolved(forModelAt: path) == expected)
-        #expect(try ServedTaskKind.embed.resolved(forModelAt: path) == .embed)
+        #expect(try ServedModelSpec.Task.auto.resolved(forModelAt: path) == expected)
+        #expect(try ServedModelSpec.Task.embed.resolved(forModelAt: path) == .embedder)
+        #expect(try ServedModelSpec.Task.classify.resolved(forModelAt: path) == .classifier)
     }
 
     @Test func autoNamesAModelItCannotRead() throws {
         let folder = try Folder()
         let path = try folder.file("not-a-model.tflite", "hello")
         #expect {
-            try ServedTaskKind.auto.resolved(forModelAt: path)
+            try ServedModelSpec.Task.auto.resolved(forModelAt: path)
         } throws: { error in
             (error as? TasksError)?.subject == .file(path)
         }

@@ -140,40 +140,6 @@ struct ProtocolParsingTests {
         #expect(output["data"] as? [String] == ["0.5:3:cat", "0.25:4:dog", "0.5:3:cat", ""])
     }
 
-    @Test(arguments: [
-        (#"{"max_results":"3"}"#, "Parameter 'max_results' must be an integer, got 3."),
-        (#"{"max_results":0}"#, "Parameter 'max_results' must not be 0 (-1 means all)."),
-        (#"{"score_threshold":"high"}"#, "Parameter 'score_threshold' must be a number, got high."),
-        (#"{"score_threshold":1e39}"#, "Parameter 'score_threshold' must be a number, got 1e+39."),
-        (
-            #"{"category_allowlist":["a"],"category_denylist":["b"]}"#,
-            "Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive."
-        ),
-        (#"{"category_allowlist":[1]}"#, "Parameter 'category_allowlist' must be strings, got [1]."),
-        (#"{"max_results":true}"#, "Parameter 'max_results' must be an integer, got true."),
-        (#"{"score_threshold":false}"#, "Parameter 'score_threshold' must be a number, got false."),
-        (
-            #"{"l2_normalize":true}"#,
-            "Parameter 'l2_normalize' is not taken per request: an embedder's l2_normalize is set when it is served "
-                + "(vision-tasks serve --l2-normalize)."
-        ),
-        (
-            #"{"quantize":false}"#,
-            "Parameter 'quantize' is not taken per request: an embedder's quantize is set when it is served "
-                + "(vision-tasks serve --quantize)."
-        ),
-    ])
-    func invalidParameters(json: String, message: String) throws {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        do {
-            _ = try ParameterParsing.parameters(json: object)
-            Issue.record("accepted \(json)")
-        } catch {
-            #expect(error.status == 400)
-            #expect(error.message == message)
-        }
-    }
-
     /// JSONSerialization's booleans pass `as? Int`; a request must not get `true` taken as 1.
     @Test(arguments: [
         (

@@ -66,7 +66,7 @@ struct UsageErrorTests {
             message: "error: --threads expects an integer, got 'two'"),
         UsageCase(
             id: "--max-results 0", arguments: ["classify", "--model", "MODEL", "--max-results", "0", "IMAGE"],
-            message: "error: --max-results must not be 0 (-1 means all)"),
+            message: "error: --max-results: Invalid `max_results` option: value must be != 0."),
         UsageCase(
             id: "--threads 0", arguments: ["classify", "--model", "MODEL", "--threads", "0", "IMAGE"],
             message: "error: --threads must be between 1 and 64, got 0"),

@@ -1,3 +1,6 @@
+import ClassificationCore
+import TasksCommon
+
 /// A request's options (MediaPipe's `ImageClassifierOptions` names in snake case, as OIP request
 /// parameters and v1 query arguments). nil means the model's default.
 package struct RequestParameters: Sendable, Equatable {
@@ -20,21 +23,34 @@ package struct RequestParameters: Sendable, Equatable {
             || displayNamesLocale != nil
     }
 
-    /// Applies the options to results sorted best first: the allow and deny lists, the score
-    /// threshold (default `defaultScoreThreshold`), then the first `maxResults` (default
-    /// `defaultMaxResults`).
-    package func narrow<Item>(
-        _ items: [Item], defaultMaxResults: Int, defaultScoreThreshold: Float = 0, name: (Item) -> String?,
-        score: (Item) -> Float
-    ) -> [Item] {
-        let allow = Set(categoryAllowlist)
-        let deny = Set(categoryDenylist)
-        let threshold = scoreThreshold ?? defaultScoreThreshold
-        let kept = items.filter { item in
-            let label = name(item) ?? ""
-            return score(item) >= threshold && (allow.isEmpty || allow.contains(label)) && !deny.contains(label)
+    /// The checks that need no model, the core's (`ClassificationPostprocessor.checkOptions`).
+    /// - Throws: `TasksError` invalidArgument with MediaPipe's message (`max_results` 0, both lists).
+    package func check() throws(TasksError) {
+        try ClassificationPostprocessor.checkOptions(
+            maxResults: maxResults ?? -1, allowlist: categoryAllowlist, denylist: categoryDenylist)
+    }
+
+    /// The core's postprocessing for these options on heads with `labels` (index `i` names
+    /// category `i`; nil for a head without labels), with a task's defaults for what the request
+    /// leaves out.
+    /// - Throws: `TasksError` invalidArgument with MediaPipe's messages (`ClassificationPostprocessor`).
+    package func postprocessor(
+        labels: [[String]?], defaultMaxResults: Int, defaultScoreThreshold: Float = 0
+    ) throws(TasksError) -> ClassificationPostprocessor {
+        try ClassificationPostprocessor(
+            labels: labels, maxResults: maxResults ?? defaultMaxResults,
+            scoreThreshold: scoreThreshold ?? defaultScoreThreshold, allowlist: categoryAllowlist,
+            denylist: categoryDenylist)
+    }
+
+    /// The labels of one head from its items (every category of it, in any order): the name of
+    /// category `i` at `i`, or nil when an item has no name (a model without labels).
+    package static func labels<Item>(of items: [Item], index: (Item) -> Int, name: (Item) -> String?) -> [String]? {
+        var labels = [String](repeating: "", count: (items.map(index).max() ?? -1) + 1)
+        for item in items {
+            guard let label = name(item) else { return nil }
+            labels[index(item)] = label
         }
-        let maxResults = maxResults ?? defaultMaxResults
-        return maxResults < 0 ? kept : Array(kept.prefix(maxResults))
+        return labels
     }
 }

@@ -3,9 +3,9 @@ import TasksCommon
 import VisionTasks
 
 /// A classifier for the server: an `ImageClassifier` that returns every category (threshold 0,
-/// all results), narrowed per request the way the classifier's own options would: allow or
-/// deny list, score threshold, then the first `max_results` (the core's order is a stable
-/// sort by score, so cutting after it gives the same categories). Records are `classify
+/// all results), narrowed per request by the classifier's own rules (`narrow`): allow or deny
+/// list, score threshold, then the first `max_results` (the core's order is a stable sort by
+/// score, so cutting after it gives the same categories). Records are `classify
 /// --format json`'s objects; the defaults are the command's (5 results, threshold 0). The
 /// `display_names_locale` must be the one it was created with.
 package struct ServedClassifier: ServedTask {
@@ -48,8 +48,7 @@ package struct ServedClassifier: ServedTask {
         }
     }
 
-    package var kind: String { "classifier" }
-    package var verb: String { "classify" }
+    package var kind: ServedTaskKind { .classifier }
     package var output: ServedOutput { .records }
 
     package func problem(with parameters: RequestParameters) -> String? {
@@ -68,24 +67,18 @@ package struct ServedClassifier: ServedTask {
             outcome, ranked: first.map { RankedCategory(score: $0.score, index: $0.index, label: $0.categoryName) })
     }
 
-    /// Each head's categories (all of them) narrowed by the request. An allowlist applies to the
-    /// heads with at least one of its names, as in MediaPipe; one matching no head at all is an
-    /// error, as the core makes it for a classifier created with it.
-    /// - Throws: `TasksError` invalidArgument for an allowlist that matches no category.
+    /// Each head's categories (all of them, best first) narrowed by the request with the core's
+    /// rules (`ClassificationPostprocessor`, as a classifier created with these options would):
+    /// an allowlist applies to the heads with at least one of its names, as in MediaPipe, and one
+    /// matching no head at all is an error.
+    /// - Throws: `TasksError` invalidArgument with MediaPipe's messages: an allowlist that
+    ///   matches no category, lists on a model without labels.
     static func narrow(_ heads: [Classifications], parameters: RequestParameters) throws(TasksError) -> [Classifications] {
-        let allow = Set(parameters.categoryAllowlist)
-        let matches = heads.map { head in head.categories.contains { allow.contains($0.categoryName ?? "") } }
-        if !allow.isEmpty, !matches.contains(true) {
-            throw .invalidArgument(
-                "None of the names in 'category_allowlist' (\(allow.sorted().joined(separator: ", "))) is a category name "
-                    + "of the model, so every category would be dropped.")
-        }
-        return zip(heads, matches).map { head, matched in
+        let labels = heads.map { RequestParameters.labels(of: $0.categories, index: \.index, name: \.categoryName) }
+        let postprocessor = try parameters.postprocessor(labels: labels, defaultMaxResults: 5)
+        return heads.enumerated().map { position, head in
             var head = head
-            var headParameters = parameters
-            if !matched { headParameters.categoryAllowlist = [] }
-            head.categories = headParameters.narrow(
-                head.categories, defaultMaxResults: 5, name: \.categoryName, score: \.score)
+            head.categories = postprocessor.narrow(head.categories, head: position, index: \.index, score: \.score)
             return head
         }
     }

@@ -34,8 +34,7 @@ package struct ServedEmbedder: ServedTask {
 
     package func summary() throws(TasksError) -> ModelSummary? { try ModelSummary(modelAt: path, servedLocale: nil) }
 
-    package var kind: String { "embedder" }
-    package var verb: String { "embed" }
+    package var kind: ServedTaskKind { .embedder }
 
     package func problem(with parameters: RequestParameters) -> String? {
         parameters.narrowsCategories

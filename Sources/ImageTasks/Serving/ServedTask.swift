@@ -6,12 +6,9 @@ import VisionTasks
 /// server's pool gives each request an instance of its own). Each task's adapter narrows the
 /// output by the request's parameters and makes the records every front end shares.
 package protocol ServedTask: Sendable {
-    /// What the model does, as the server's model list and metadata show it: "classifier",
-    /// "labeler" or "embedder".
-    var kind: String { get }
-    /// The task the model serves, as model metadata names it and as the verb of its v1 route
-    /// (`POST /v1/models/NAME/VERB`): "classify" (classifiers and labelers) or "embed".
-    var verb: String { get }
+    /// What the model does, as the server's model list and metadata show it, and the verb of its
+    /// v1 route.
+    var kind: ServedTaskKind { get }
     /// The Open Inference Protocol output the model answers `infer` with.
     var output: ServedOutput { get }
 

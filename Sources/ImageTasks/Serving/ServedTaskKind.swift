@@ -1,26 +1,26 @@
-import FileSystem
-import Foundation
-import TFLiteMetadata
-import TasksCommon
+/// What a served model does: the kind the server's model list and metadata show
+/// (`"classifier"`, `"labeler"`, `"embedder"`), and from it the verb of its v1 route. A new task
+/// adds a case here and its `ServedTask` conformance.
+package enum ServedTaskKind: String, Sendable, CaseIterable, Encodable {
+    /// MediaPipe's `ImageClassifier` (`ServedClassifier`).
+    case classifier
+    /// ML Kit's AutoML image labeler (`ServedLabeler`).
+    case labeler
+    /// MediaPipe's `ImageEmbedder` (`ServedEmbedder`).
+    case embedder
 
-/// Which task a served `--model` runs: `serve --task`, or, with `auto`, what its metadata says.
-package enum ServedTaskKind: String, Sendable, CaseIterable {
-    /// Embed when the model's metadata is named "ImageEmbedder" (as MediaPipe's embedder models
-    /// are), else classify.
-    case auto
-    case classify
-    case embed
-
-    /// The task for the model at `path`: this one, or for `auto` the one its metadata names.
-    /// - Throws: `TasksError` naming the file when `auto` cannot read it as a TFLite model.
-    package func resolved(forModelAt path: String) throws(TasksError) -> ServedTaskKind {
-        guard self == .auto else { return self }
-        let bytes = try FileReader.contents(atPath: path, as: .model)
-        do throws(TasksError) {
-            let name = try TFLiteModelFile(bytes: Data(bytes)).metadata?.name
-            return name == "ImageEmbedder" ? .embed : .classify
-        } catch {
-            throw error.naming(.file(path))
+    /// The task as model metadata names it and as the verb of the model's v1 route
+    /// (`POST /v1/models/NAME/VERB`): "classify" (classifiers and labelers) or "embed".
+    package var verb: String {
+        switch self {
+        case .classifier, .labeler: "classify"
+        case .embedder: "embed"
         }
     }
+
+    /// Every route verb (`Route` matches these).
+    package static var verbs: Set<String> { Set(allCases.map(\.verb)) }
+
+    /// "a classifier", "a labeler", "an embedder", for messages.
+    package var withArticle: String { self == .embedder ? "an \(rawValue)" : "a \(rawValue)" }
 }

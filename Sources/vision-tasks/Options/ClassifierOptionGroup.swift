@@ -1,3 +1,5 @@
+import ClassificationCore
+import TasksCommon
 import VisionTasks
 
 /// The classifier options classify, classify-video and live share (MediaPipe's
@@ -9,7 +11,12 @@ struct ClassifierOptionGroup: ParsableArguments {
         defaultDescription: "5"
     ) { text throws(UsageError) in
         let count = try ValueParser.integer("max-results")(text)
-        guard count != 0 else { throw UsageError("--max-results must not be 0 (-1 means all)") }
+        // The core's rule and message, as the library and the server give them.
+        do throws(TasksError) {
+            try ClassificationPostprocessor.checkOptions(maxResults: count, allowlist: [], denylist: [])
+        } catch {
+            throw UsageError("--max-results: \(error.message)")
+        }
         return count
     }
     static let scoreThreshold = Option<Float>(

@@ -41,12 +41,12 @@ struct ServeCommand: ParsableCommand {
         name: "model", valueName: "NAME=PATH",
         help:
             "Serve a .tflite model as NAME: a classifier (MediaPipe ImageClassifier) or an embedder (ImageEmbedder; see --task).")
-    static let task = Option<ServedTaskKind>(
+    static let task = Option<ServedModelSpec.Task>(
         name: "task", valueName: "auto|classify|embed",
         help: "What the --model models do: classify, embed, or auto (embed when the model's metadata is named ImageEmbedder, "
             + "as MediaPipe's embedders are; classify otherwise).", default: .auto, defaultDescription: "auto"
     ) { text throws(UsageError) in
-        guard let kind = ServedTaskKind(rawValue: text) else {
+        guard let kind = ServedModelSpec.Task(rawValue: text) else {
             throw UsageError("--task must be auto, classify or embed, got '\(text)'")
         }
         return kind
@@ -124,35 +124,24 @@ struct ServeCommand: ParsableCommand {
         StandardOptions.verbose.definition,
     ]
 
-    let models: [(name: String, path: String)]
-    let task: ServedTaskKind
-    let l2Normalize: Bool
-    let quantize: Bool
-    let labelers: [(name: String, path: String)]
-    /// The `--remote` names, and the model cache they are read from.
-    let remotes: [String]
-    let store: ModelStore
+    /// The models to serve, in the order given: `--model`s, `--label`s, then `--remote`s.
+    let specs: [ServedModelSpec]
+    /// How their instances are made.
+    let options: ServingCatalog.Options
     let configuration: ServerConfiguration
-    let workers: Int
-    let threads: Int
-    let locale: String
     let verbose: Bool
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
         guard parsed.positionals.isEmpty else {
             throw UsageError("serve takes no arguments, got '\(parsed.positionals[0].path.description)'")
         }
-        models = try Self.pairs(parsed.values(Self.model), option: "model")
-        labelers = try Self.pairs(parsed.values(Self.label), option: "label")
-        task = try parsed.value(Self.task)
-        l2Normalize = parsed.isSet(EmbedderOptionGroup.l2Normalize)
-        quantize = parsed.isSet(EmbedderOptionGroup.quantize)
-        remotes = parsed.values(Self.remote)
+        let models = try Self.pairs(parsed.values(Self.model), option: "model")
+        let labelers = try Self.pairs(parsed.values(Self.label), option: "label")
+        let remotes = parsed.values(Self.remote)
         if let name = remotes.first(where: { ModelName.problem($0) != nil }), let problem = ModelName.problem(name) {
             throw UsageError("--remote '\(TableText.escaped(name))': \(problem)")
         }
         if try parsed.value(ModelCacheOption.cache) != nil, remotes.isEmpty { throw UsageError("--cache goes with --remote") }
-        store = try ModelCacheOption.store(parsed)
         let names = (models + labelers).map(\.name) + remotes
         guard !names.isEmpty else {
             throw UsageError("give at least one --model NAME=PATH, --label NAME=MANIFEST or --remote NAME")
@@ -178,9 +167,19 @@ struct ServeCommand: ParsableCommand {
         configuration.limits.minBodyBytesPerSecond = try parsed.value(Self.minBodyRate)
         configuration.limits.maxConnections = try parsed.value(Self.maxConnections)
         self.configuration = configuration
-        workers = try parsed.value(Self.workers)
-        threads = try parsed.value(Self.threads)
-        locale = try parsed.value(Self.locale)
+        let task = try parsed.value(Self.task)
+        let workers = try parsed.value(Self.workers)
+        specs =
+            models.map { ServedModelSpec(name: $0.name, source: .model(path: $0.path), task: task, workers: workers) }
+            + labelers.map { ServedModelSpec(name: $0.name, source: .manifest(path: $0.path), workers: workers) }
+            + remotes.map { ServedModelSpec(name: $0, source: .remote(name: $0), task: task, workers: workers) }
+        var options = ServingCatalog.Options()
+        options.threads = try parsed.value(Self.threads)
+        options.locale = try parsed.value(Self.locale)
+        options.l2Normalize = parsed.isSet(EmbedderOptionGroup.l2Normalize)
+        options.quantize = parsed.isSet(EmbedderOptionGroup.quantize)
+        options.store = try ModelCacheOption.store(parsed)
+        self.options = options
         verbose = parsed.isSet(StandardOptions.verbose)
     }
 
@@ -202,10 +201,10 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        guard let models = loadModels() else { return 1 }
+        guard let catalog = loadCatalog() else { return 1 }
         let server: InferenceServer
         do {
-            server = try InferenceServer(configuration: configuration, models: models)
+            server = try InferenceServer(configuration: configuration, catalog: catalog)
         } catch {
             StandardStreams.warn("error: \(error.message)")
             return 1
@@ -216,65 +215,17 @@ struct ServeCommand: ParsableCommand {
         return 0
     }
 
-    /// Every model's instances, or nil after reporting the first that failed to load.
-    private func loadModels() -> [ServedModel]? {
-        var models: [ServedModel] = []
-        for (name, path) in self.models {
-            guard let pool = modelPool(path: path) else { return nil }
-            models.append(ServedModel(name: name, instances: pool))
-        }
-        for (name, manifest) in labelers {
-            guard let pool = pool({ () throws(TasksError) in try ServedLabeler(manifest: manifest) }) else { return nil }
-            models.append(ServedModel(name: name, instances: pool))
-        }
-        for name in remotes {
-            guard let model = remoteModel(name) else { return nil }
-            models.append(model)
-        }
-        if (l2Normalize || quantize) && !models.contains(where: { $0.instances[0].verb == "embed" }) {
+    /// Every model's instances, or nil after reporting the first that failed to load, or
+    /// embedder options with no embedder to apply them to.
+    private func loadCatalog() -> ServingCatalog? {
+        let load = { () throws(TasksError) in try ServingCatalog(specs, options: options) }
+        guard let catalog = ModelLoading.load(verbose: verbose, load) else { return nil }
+        if (options.l2Normalize || options.quantize) && !catalog.pools.contains(where: { $0.kind == .embedder }) {
             StandardStreams.warn(
                 "error: --l2-normalize and --quantize apply to embedders, and no --model is served as one "
                     + "(a model without ImageEmbedder metadata needs --task embed)")
             return nil
         }
-        return models
-    }
-
-    /// A `.tflite` model's instances: embedders or classifiers, as `--task` resolves for it.
-    private func modelPool(path: String) -> [any ServedTask]? {
-        guard let kind = ModelLoading.load(verbose: verbose, { () throws(TasksError) in try task.resolved(forModelAt: path) })
-        else { return nil }
-        return pool({ () throws(TasksError) -> any ServedTask in
-            kind == .embed
-                ? try ServedEmbedder(path: path, threads: threads, l2Normalize: l2Normalize, quantize: quantize)
-                : try ServedClassifier(path: path, threads: threads, locale: locale)
-        })
-    }
-
-    /// The installed version of a downloaded model (an AutoML export serves as a labeler, a
-    /// `.tflite` as `--model` does), with its index version; nil after reporting why not.
-    private func remoteModel(_ name: String) -> ServedModel? {
-        guard let installed = store.installed(name) else {
-            StandardStreams.reportError(
-                .failedPrecondition(
-                    "the remote model is not downloaded in \(store.root.path): run `vision-tasks models download \(name)`.",
-                    subject: .remoteModel(name)))
-            return nil
-        }
-        let instances =
-            installed.kind == .automlZip
-            ? pool({ () throws(TasksError) in try ServedLabeler(manifest: installed.manifestURL.path) })
-            : modelPool(path: installed.modelURL.path)
-        return instances.map { ServedModel(name: name, instances: $0, version: String(installed.version)) }
-    }
-
-    /// `workers` instances, or nil after reporting why the first could not be made.
-    private func pool(_ make: () throws(TasksError) -> any ServedTask) -> [any ServedTask]? {
-        var pool: [any ServedTask] = []
-        for _ in 0..<workers {
-            guard let instance = ModelLoading.load(verbose: verbose, make) else { return nil }
-            pool.append(instance)
-        }
-        return pool
+        return catalog
     }
 }

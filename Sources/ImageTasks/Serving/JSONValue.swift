@@ -3,28 +3,28 @@ import Foundation
 /// Typed reads of `JSONSerialization` values. Its `true` and `false` are NSNumbers that
 /// `as? Int` and `as? Double` turn into 1 and 0, and its numbers `as? Bool` into booleans;
 /// here a JSON boolean is never a number, nor a number a boolean.
-enum JSONValue {
+package enum JSONValue {
     /// An integral JSON number, or nil (a boolean, a fraction, out of `Int`'s range, not a number).
-    static func integer(_ value: Any?) -> Int? {
+    package static func integer(_ value: Any?) -> Int? {
         guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
         return value as? Int
     }
 
     /// A JSON number, or nil.
-    static func number(_ value: Any?) -> Double? {
+    package static func number(_ value: Any?) -> Double? {
         guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
         return number.doubleValue
     }
 
     /// A JSON boolean, or nil.
-    static func boolean(_ value: Any?) -> Bool? {
+    package static func boolean(_ value: Any?) -> Bool? {
         guard let number = value as? NSNumber, isBoolean(number) else { return nil }
         return number.boolValue
     }
 
     /// A value as the client wrote it, for error messages: a string as is, anything else as
     /// JSON (`true`, not `1`).
-    static func text(_ value: Any?) -> String {
+    package static func text(_ value: Any?) -> String {
         guard let value else { return "none" }
         if let string = value as? String { return string }
         guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]) else {

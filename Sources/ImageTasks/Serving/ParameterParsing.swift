@@ -1,22 +1,27 @@
 import Foundation
-import ImageTasks
+import TasksCommon
 
-/// Reads `RequestParameters` from an OIP `parameters` object or v1 query arguments.
-enum ParameterParsing {
+/// Reads `RequestParameters` from an OIP `parameters` object or v1 query arguments, checked by
+/// the core's rules (`RequestParameters.check`). Every error is `TasksError` invalidArgument,
+/// which the server answers with 400.
+package enum ParameterParsing {
     /// The names accepted, for error messages.
-    static let names = ["max_results", "score_threshold", "category_allowlist", "category_denylist", "display_names_locale"]
+    package static let names = [
+        "max_results", "score_threshold", "category_allowlist", "category_denylist", "display_names_locale",
+    ]
 
     /// The embedder's options, which change the values it gives: fixed when a model is served
     /// (`serve --l2-normalize`, `--quantize`), so a request that spells one is refused rather
     /// than answered with values it did not ask for.
-    static let servingOptions = ["l2_normalize": "--l2-normalize", "quantize": "--quantize"]
+    package static let servingOptions = ["l2_normalize": "--l2-normalize", "quantize": "--quantize"]
 
     /// From a JSON object (`"parameters"` of an inference request); unknown keys are ignored,
     /// as OIP allows (Triton's client adds its own), but for `servingOptions`.
-    /// - Throws: `HTTPError` 400 for a value that does not parse, or a serving option.
-    static func parameters(json: [String: Any]) throws(HTTPError) -> RequestParameters {
+    /// - Throws: `TasksError` invalidArgument for a value that does not parse, a serving option, or
+    ///   options the core refuses (`RequestParameters.check`).
+    package static func parameters(json: [String: Any]) throws(TasksError) -> RequestParameters {
         if let key = json.keys.sorted().first(where: { servingOptions[$0] != nil }), let option = servingOptions[key] {
-            throw .badRequest(
+            throw .invalidArgument(
                 "Parameter '\(key)' is not taken per request: an embedder's \(key) is set when it is served "
                     + "(vision-tasks serve \(option)).")
         }
@@ -38,17 +43,18 @@ enum ParameterParsing {
             guard let locale = value as? String else { throw invalid("display_names_locale", value, "a string") }
             parameters.displayNamesLocale = locale
         }
-        try validate(parameters)
+        try parameters.check()
         return parameters
     }
 
     /// From query arguments (`?max_results=3&category_allowlist=a,b`).
     /// - Parameter others: the route's own arguments, besides the parameters.
-    /// - Throws: `HTTPError` 400 for a value that does not parse, or an argument of another name
-    ///   (a misspelt one would otherwise be ignored without a word).
-    static func parameters(query: [String: String], others: Set<String> = []) throws(HTTPError) -> RequestParameters {
+    /// - Throws: `TasksError` invalidArgument for a value that does not parse, an argument of
+    ///   another name (a misspelt one would otherwise be ignored without a word), or options the
+    ///   core refuses (`RequestParameters.check`).
+    package static func parameters(query: [String: String], others: Set<String> = []) throws(TasksError) -> RequestParameters {
         if let unknown = query.keys.sorted().first(where: { !names.contains($0) && !others.contains($0) }) {
-            throw .badRequest(
+            throw .invalidArgument(
                 "Unknown query argument '\(unknown)'; the route takes \((names + others.sorted()).joined(separator: ", ")).")
         }
         var parameters = RequestParameters()
@@ -63,20 +69,13 @@ enum ParameterParsing {
         parameters.categoryAllowlist = list(query["category_allowlist"])
         parameters.categoryDenylist = list(query["category_denylist"])
         parameters.displayNamesLocale = query["display_names_locale"]
-        try validate(parameters)
+        try parameters.check()
         return parameters
-    }
-
-    private static func validate(_ parameters: RequestParameters) throws(HTTPError) {
-        if parameters.maxResults == 0 { throw .badRequest("Parameter 'max_results' must not be 0 (-1 means all).") }
-        if !parameters.categoryAllowlist.isEmpty, !parameters.categoryDenylist.isEmpty {
-            throw .badRequest("Parameters 'category_allowlist' and 'category_denylist' are mutually exclusive.")
-        }
     }
 
     /// A list given as a JSON array of strings or one comma-separated string (OIP parameter
     /// values are scalars, so Triton's client can only send the latter).
-    private static func names(_ value: Any?, key: String) throws(HTTPError) -> [String] {
+    private static func names(_ value: Any?, key: String) throws(TasksError) -> [String] {
         switch value {
         case nil: return []
         case let text as String: return list(text)
@@ -92,7 +91,7 @@ enum ParameterParsing {
         (text ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
     }
 
-    private static func invalid(_ key: String, _ value: Any, _ expected: String) -> HTTPError {
-        .badRequest("Parameter '\(key)' must be \(expected), got \(JSONValue.text(value)).")
+    private static func invalid(_ key: String, _ value: Any, _ expected: String) -> TasksError {
+        .invalidArgument("Parameter '\(key)' must be \(expected), got \(JSONValue.text(value)).")
     }
 }
