@@ -99,6 +99,9 @@ struct ClassifyVideoCommand: ParsableCommand {
             errors: .continue, readAhead: 3)
     }
 
+    /// Prints each frame as the runner hands it on (and adds it to the report), then how the run
+    /// ended and the summary.
+    /// - Returns: the exit status: 1 when a frame failed or the video could not be read to its end.
     private func classify(_ runner: VideoFrameRunner, with classifier: ImageClassifier, report: VideoReport?) -> Int32 {
         let printer = FramePrinter(format: format)
         var spans = CategorySpans()
@@ -117,36 +120,8 @@ struct ClassifyVideoCommand: ParsableCommand {
             progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
         }
         progressLine.clear()
-        if let failure = end.failure {
-            // A failed read's error already counts the damaged packets.
-            StandardStreams.reportError(failure)
-            status = 1
-        } else {
-            Self.warnAboutDamage(end.facts)
-        }
-        if end.facts.adjustedTimestampCount > 0 {
-            StandardStreams.warn(
-                "warning: \(TableText.escaped(end.facts.source.url)): skipped \(end.facts.adjustedTimestampCount) frame(s) "
-                    + "whose timestamp did not increase (repeated or reordered in the container, or less than 1 ms apart)")
-        }
+        if !VideoRunWarnings.report(end) { status = 1 }
         printer.printSummary(spans.spans)
         return status
-    }
-
-    /// Says on stderr when the results cover less than the whole video: damaged packets were
-    /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
-    /// players carry on in both cases, and so does this command (exit status 0).
-    static func warnAboutDamage(_ facts: VideoRunFacts) {
-        var warnings: [String] = []
-        if facts.damagedPacketCount > 0 {
-            warnings.append("\(facts.damagedPacketCount) damaged packet(s) were skipped")
-        }
-        if facts.endsEarly, let lastTimestamp = facts.lastTimestamp, let duration = facts.source.durationInMilliseconds {
-            warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
-        }
-        guard !warnings.isEmpty else { return }
-        StandardStreams.warn(
-            "warning: \(TableText.escaped(facts.source.url)): \(warnings.joined(separator: "; ")); "
-                + "the results cover only the frames that decoded")
     }
 }
