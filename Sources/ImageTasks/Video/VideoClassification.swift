@@ -4,9 +4,10 @@ import VideoInput
 import VisionTasks
 
 /// A video classified in MediaPipe's video running mode, as the server's
-/// `POST /v1/models/NAME/classify-video` does it: frames sampled at a fixed interval, each
-/// classified with its container timestamp, narrowed by the request's parameters, and the spans
-/// of the top category over time (those of classify-video's summary and report timeline).
+/// `POST /v1/models/NAME/classify-video` does it on the video runner (`VideoFrameRunner`):
+/// frames sampled at a fixed interval, each classified with its container timestamp, narrowed
+/// by the request's parameters, and the spans of the top category over time (those of
+/// classify-video's summary and report timeline).
 package enum VideoClassification {
     /// What an uploaded video may be.
     package struct Limits: Sendable, Equatable {
@@ -50,23 +51,22 @@ package enum VideoClassification {
         videoAt path: String, classifier: ImageClassifier, parameters: RequestParameters, limits: Limits,
         progress: (Double) -> Void
     ) throws(TasksError) -> Outcome {
-        let source = try VideoSource(url: path, options: uploadOptions)
-        let duration = source.durationInMilliseconds
+        let runner = try VideoFrameRunner(
+            url: path, options: uploadOptions,
+            configuration: VideoRunConfiguration(sampling: .interval(milliseconds: limits.frameIntervalMilliseconds)))
+        let duration = runner.source.durationInMilliseconds
         if let duration, duration > limits.maxDurationMilliseconds { throw tooLong(duration, limits) }
         var frames: [Frame] = []
         var spans = CategorySpans()
-        var timestamps = FrameTimestamps(.skip)
-        var nextSample = Int.min
-        while let frame = try source.nextFrame() {
+        let end = runner.run(classifier) { frame throws(TasksError) in
             let time = frame.timestampInMilliseconds
-            guard timestamps.admit(time) != nil, time >= nextSample else { continue }
             if time > limits.maxDurationMilliseconds { throw tooLong(time, limits) }
-            nextSample = time + limits.frameIntervalMilliseconds
-            let heads = try classify(frame, with: classifier, parameters: parameters)
+            let heads = try narrow(try frame.result.get(), parameters: parameters)
             frames.append(Frame(timestampInMilliseconds: time, classifications: heads.map(HeadRecord.init)))
             spans.add(top: heads.first?.categories.first, at: time)
             progress(duration.map { min(Double(time) / Double(max($0, 1)), 1) } ?? 0)
         }
+        if let failure = end.failure { throw failure }
         return Outcome(frames: frames, spans: spans.spans, durationInMilliseconds: duration)
     }
 
@@ -76,15 +76,11 @@ package enum VideoClassification {
     static let uploadOptions = VideoSourceOptions(
         demuxerOptions: ["format_whitelist": "mov,matroska,avi", "protocol_whitelist": "file"], decoderThreadCount: 1)
 
-    private static func classify(
-        _ frame: VideoFrame, with classifier: ImageClassifier, parameters: RequestParameters
+    /// A frame's heads narrowed by the request's parameters.
+    /// - Throws: outOfRange for a non-finite score, the narrowing's errors.
+    private static func narrow(
+        _ result: ImageClassifierResult, parameters: RequestParameters
     ) throws(TasksError) -> [Classifications] {
-        let result: ImageClassifierResult
-        do {
-            result = try classifier.classify(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-        } catch {
-            throw .wrapping(error)
-        }
         let output = ClassificationOutput(heads: result.classificationResult.classifications)
         if let failure = output.failure { throw failure }
         return try ServedClassifier.narrow(output.heads, parameters: parameters)

@@ -65,100 +65,63 @@ struct ClassifyVideoCommand: ParsableCommand {
             let classifier = ModelLoading.load(
                 verbose: verbose, { try ImageClassifier(options: self.classifier.options(mode: .video)) })
         else { return 1 }
-        // Frames are decoded on a thread of their own, a few ahead of the classifier.
-        let reader = VideoFrameReader(
-            url: video, options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: false))
-        switch reader.waitForOpen() {
-        case .failure(let error):
+        let runner: VideoFrameRunner
+        do throws(TasksError) {
+            runner = try VideoFrameRunner(
+                url: video,
+                options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: false),
+                configuration: runConfiguration)
+        } catch {
             StandardStreams.reportError(error)
             return 1
-        case .success(let facts):
-            var report: VideoReport?
-            if let path = self.report {
-                guard
-                    let created = ReportOption.open({ () throws(TasksError) in
-                        try VideoReport(
-                            path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
-                    })
-                else { return 1 }
-                report = created
-            }
-            let status = classify(reader, facts: facts, with: classifier, report: report)
-            report?.finish()
-            return report?.failed == true ? 1 : status
         }
+        var report: VideoReport?
+        if let path = self.report {
+            guard
+                let created = ReportOption.open({ () throws(TasksError) in
+                    try VideoReport(
+                        path: path, video: video, settings: reportSettings, orientation: imageProcessing.orientation)
+                })
+            else { return 1 }
+            report = created
+        }
+        let status = classify(runner, with: classifier, report: report)
+        report?.finish()
+        return report?.failed == true ? 1 : status
     }
 
-    private func classify(
-        _ reader: VideoFrameReader, facts: VideoFrameReader.Facts, with classifier: ImageClassifier, report: VideoReport?
-    ) -> Int32 {
+    /// The options' frames of a file: no frame is worth dropping for time, so frames whose
+    /// timestamp does not increase are skipped, a frame that fails is printed as an error and the
+    /// rest classified, and frames are decoded a few ahead on a thread of their own.
+    private var runConfiguration: VideoRunConfiguration {
+        VideoRunConfiguration(
+            sampling: sampling.sampling, timestamps: .skip, processing: imageProcessing.processing(decoding: .exact),
+            errors: .continue, readAhead: 3)
+    }
+
+    /// Prints each frame as the runner hands it on (and adds it to the report), then how the run
+    /// ended and the summary.
+    /// - Returns: the exit status: 1 when a frame failed or the video could not be read to its end.
+    private func classify(_ runner: VideoFrameRunner, with classifier: ImageClassifier, report: VideoReport?) -> Int32 {
         let printer = FramePrinter(format: format)
-        var sampler = sampling.sampler
         var spans = CategorySpans()
         var status: Int32 = 0
-        var timestamps = FrameTimestamps(.skip)
-        var progressLine = ProgressLine(total: facts.durationInMilliseconds, requested: progress)
+        var progressLine = ProgressLine(total: runner.source.durationInMilliseconds, requested: progress)
         var classified = 0
-        do throws(TasksError) {
-            while let frame = reader.next() {
-                guard timestamps.admit(frame.timestampInMilliseconds) != nil else { continue }
-                guard sampler.take(frame.timestampInMilliseconds) else { continue }
-                let image = imageProcessing.processing(decoding: .exact).oriented(frame.image)
-                let outcome: Result<ImageClassifierResult, TasksError>
-                do {
-                    outcome = .success(
-                        try classifier.classify(
-                            videoFrame: image, timestampInMilliseconds: frame.timestampInMilliseconds,
-                            regionOfInterest: imageProcessing.regionOfInterest))
-                } catch {
-                    outcome = .failure(.wrapping(error))
-                }
-                report?.add(outcome, image: image, timestamp: frame.timestampInMilliseconds)
-                progressLine.clear()
-                if let result = printer.print(outcome, timestamp: frame.timestampInMilliseconds) {
-                    spans.add(result)
-                } else {
-                    status = 1
-                }
-                classified += 1
-                progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
-            }
-            if let failure = reader.end.failure { throw failure }
-        } catch {
+        let end = runner.run(classifier) { frame in
+            report?.add(frame.result, image: frame.image, timestamp: frame.timestampInMilliseconds)
             progressLine.clear()
-            StandardStreams.reportError(error)
-            status = 1
+            if let result = printer.print(frame.result, timestamp: frame.timestampInMilliseconds) {
+                spans.add(result)
+            } else {
+                status = 1
+            }
+            classified += 1
+            progressLine.update(videoMilliseconds: frame.timestampInMilliseconds, frames: classified)
         }
         progressLine.clear()
-        // A failed read's error already counts the damaged packets.
-        if reader.end.failure == nil { Self.warnAboutDamage(reader.end.facts ?? facts, lastTimestamp: timestamps.last) }
-        if timestamps.adjusted > 0 {
-            StandardStreams.warn(
-                "warning: \(TableText.escaped(facts.url)): skipped \(timestamps.adjusted) frame(s) whose timestamp did not "
-                    + "increase (repeated or reordered in the container, or less than 1 ms apart)")
-        }
+        if !VideoRunWarnings.report(end) { status = 1 }
         printer.printSummary(spans.spans)
         return status
-    }
-
-    /// Says on stderr when the results cover less than the whole video: damaged packets were
-    /// skipped, or the frames ended well before the container's duration (a cut file). FFmpeg
-    /// players carry on in both cases, and so does this command (exit status 0).
-    static func warnAboutDamage(_ source: VideoFrameReader.Facts, lastTimestamp: Int?) {
-        var warnings: [String] = []
-        if source.damagedPacketCount > 0 {
-            warnings.append("\(source.damagedPacketCount) damaged packet(s) were skipped")
-        }
-        let frameInterval = source.frameRate.map { 1000 / max($0, 1) } ?? 100
-        // Doubles: damaged containers can give any Int here, and the difference must not trap.
-        if let duration = source.durationInMilliseconds, let lastTimestamp,
-            Double(duration) - Double(lastTimestamp) > 3 * frameInterval + 100
-        {
-            warnings.append("the frames end at \(lastTimestamp) ms of a \(duration) ms video (is the file cut?)")
-        }
-        guard !warnings.isEmpty else { return }
-        StandardStreams.warn(
-            "warning: \(TableText.escaped(source.url)): \(warnings.joined(separator: "; ")); "
-                + "the results cover only the frames that decoded")
     }
 }

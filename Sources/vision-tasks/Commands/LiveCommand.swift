@@ -77,10 +77,13 @@ struct LiveCommand: ParsableCommand {
         }
         var status: Int32 = 0
         do throws(TasksError) {
-            status = feed(
-                try VideoSource(
-                    url: url, options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: true)),
-                to: classifier, interruption: interruption)
+            let runner = try VideoFrameRunner(
+                url: url, options: source.sourceOptions(inferenceThreads: self.classifier.threads, liveStream: true),
+                configuration: runConfiguration)
+            if let failure = runner.feed(classifier, stopRequested: { interruption.requested }).failure {
+                StandardStreams.reportError(failure)
+                status = 1
+            }
         } catch  where error.code != .cancelledError {
             StandardStreams.reportError(error)
             return 1  // the source never opened: nothing to report
@@ -118,25 +121,12 @@ struct LiveCommand: ParsableCommand {
         func stop() { signals.cancel() }
     }
 
-    /// Sends frames until the end of the stream, an error, or Ctrl-C.
-    private func feed(_ source: VideoSource, to classifier: ImageClassifier, interruption: Interruption) -> Int32 {
-        var timestamps = FrameTimestamps(.bump)
-        do {
-            while !interruption.requested, let frame = try source.nextFrame() {
-                guard let timestamp = timestamps.admit(frame.timestampInMilliseconds) else { continue }
-                let image = imageProcessing.processing(decoding: .exact).oriented(frame.image)
-                try classifier.classifyAsync(
-                    image: image, timestampInMilliseconds: timestamp,
-                    regionOfInterest: imageProcessing.regionOfInterest)
-            }
-            return 0
-        } catch {
-            // Ctrl-C while waiting for a frame is the normal end.
-            let failure = TasksError.wrapping(error)
-            guard failure.code != .cancelledError else { return 0 }
-            StandardStreams.reportError(failure)
-            return 1
-        }
+    /// Every frame of a live source is the newest: a frame whose timestamp does not increase is
+    /// moved up 1 ms rather than dropped, and frames are read one at a time (no read-ahead to
+    /// go stale). A frame the classifier refuses ends the command.
+    private var runConfiguration: VideoRunConfiguration {
+        VideoRunConfiguration(
+            timestamps: .bump, processing: imageProcessing.processing(decoding: .exact), errors: .stop, readAhead: 0)
     }
 
     /// Frames whose result was an error, counted by the printing task.

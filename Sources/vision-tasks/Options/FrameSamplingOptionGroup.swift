@@ -1,3 +1,5 @@
+import ImageTasks
+
 /// Which frames classify-video classifies: every Nth, or at most F per second of video time.
 struct FrameSamplingOptionGroup: ParsableArguments {
     static let every = Option<Int>(
@@ -23,6 +25,6 @@ struct FrameSamplingOptionGroup: ParsableArguments {
         fps = try parsed.value(Self.fps)
     }
 
-    /// A sampler that starts at the first frame.
-    var sampler: FrameSampler { FrameSampler(every: every, fps: fps) }
+    /// The runner's sampling policy: at most F per second when `--fps` is given, else every Nth.
+    var sampling: FrameSampling { fps.map { .perSecond(Double($0)) } ?? .every(every) }
 }
