@@ -18,10 +18,7 @@ package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String { String(cString: strerror(code)) }
 
     package static let noSuchFile = Errno(ENOENT)
-    package static let notADirectory = Errno(ENOTDIR)
     package static let tooManyLinks = Errno(ELOOP)
-    package static let wouldBlock = Errno(EWOULDBLOCK)
-    package static let interrupted = Errno(EINTR)
     package static let fileExists = Errno(EEXIST)
     package static let notEmpty = Errno(ENOTEMPTY)
     package static let nameTooLong = Errno(ENAMETOOLONG)

@@ -33,17 +33,22 @@ package final class FileDescriptor {
         return try Errno.retryingInterrupts { Glibc.read(rawValue, base, buffer.count) }
     }
 
-    /// Reads up to `bytes.count` bytes into the start of `bytes`; 0 at the end of the file.
-    package func read(into bytes: inout [UInt8]) throws(Errno) -> Int {
-        let raw = rawValue
-        let count = bytes.withUnsafeMutableBytes { buffer in
-            while true {
-                let count = Glibc.read(raw, buffer.baseAddress, buffer.count)
-                if count >= 0 || errno != EINTR { return count }
+    /// Reads up to `count` bytes (all of `bytes` when nil) into the start of `bytes`, at the
+    /// current offset or at `offset` without moving it; 0 at the end of the file.
+    package func read(into bytes: inout [UInt8], count: Int? = nil, at offset: Int? = nil) throws(Errno) -> Int {
+        var failure: Errno?
+        let done = bytes.withUnsafeMutableBytes { buffer in
+            let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(count ?? buffer.count, buffer.count)])
+            do throws(Errno) {
+                if let offset { return try read(into: part, at: offset) }
+                return try read(into: part)
+            } catch {
+                failure = error
+                return 0
             }
         }
-        guard count >= 0 else { throw .current }
-        return count
+        if let failure { throw failure }
+        return done
     }
 
     /// Reads up to `count` bytes at `offset`, without moving the file offset.

@@ -58,14 +58,7 @@ package final class SHA256Hasher {
             var byteCount: Int64 = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             while true {
-                var failure: Errno?
-                let count = chunk.withUnsafeMutableBytes { buffer in
-                    do throws(Errno) { return try file.read(into: buffer) } catch {
-                        failure = error
-                        return 0
-                    }
-                }
-                if let failure { throw failure }
+                let count = try file.read(into: &chunk)
                 if count == 0 { break }
                 chunk.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 byteCount += Int64(count)

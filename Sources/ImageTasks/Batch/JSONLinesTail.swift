@@ -19,7 +19,7 @@ package enum JSONLinesTail {
                 if error == .noSuchFile { return 0 }
                 throw error
             }
-            return try partialLineLength(file)
+            return try partialLineLength(file, size: file.status().size)
         }
     }
 
@@ -29,34 +29,24 @@ package enum JSONLinesTail {
     /// - Throws: `TasksError` naming the file when it cannot be read or truncated.
     package static func removePartialLine(_ file: FileDescriptor, path: String) throws(TasksError) -> Int {
         try FileSystemPath(path).failing(as: kind) { () throws(Errno) in
-            let partial = try partialLineLength(file)
+            let size = try file.status().size
+            let partial = try partialLineLength(file, size: size)
             guard partial > 0 else { return 0 }
-            try file.truncate(to: file.status().size - partial)
+            try file.truncate(to: size - partial)
             return partial
         }
     }
 
     private static let kind = FileKind.output
 
-    /// Reads backwards from the end, a block at a time, to the last newline.
-    private static func partialLineLength(_ file: FileDescriptor) throws(Errno) -> Int {
-        let size = try file.status().size
+    /// Reads backwards from the end of the `size`-byte file, a block at a time, to the last newline.
+    private static func partialLineLength(_ file: FileDescriptor, size: Int) throws(Errno) -> Int {
         var end = size
         var block = [UInt8](repeating: 0, count: 64 << 10)
         while end > 0 {
             let start = max(0, end - block.count)
-            var failure: Errno?
-            let count = block.withUnsafeMutableBytes { buffer in
-                do throws(Errno) {
-                    return try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<(end - start)]), at: start)
-                } catch {
-                    failure = error
-                    return 0
-                }
-            }
-            if let failure { throw failure }
-            guard count == end - start else { throw Errno(EIO) }
-            if let newline = block[..<count].lastIndex(of: UInt8(ascii: "\n")) {
+            guard try file.read(into: &block, count: end - start, at: start) == end - start else { throw Errno(EIO) }
+            if let newline = block[..<(end - start)].lastIndex(of: UInt8(ascii: "\n")) {
                 return size - (start + newline + 1)
             }
             end = start
