@@ -64,10 +64,8 @@ package enum ClassifierExport {
     ///   naming the path; nothing is left behind on failure.
     @discardableResult
     package static func write(_ classifier: TrainedClassifier, to folder: URL, quantize: Bool) throws(TasksError) -> Data {
-        guard !FileManager.default.fileExists(atPath: folder.path) else {
-            throw .invalidArgument(
-                "The output folder exists already; give a new one (nothing was written).", subject: .file(folder.path))
-        }
+        let target = FileSystemPath(folder.path)
+        _ = try AtomicWrite.checkNewFolder(target, kind: outputKind)
         let model = try self.model(classifier, quantized: false)
         var files: [(path: String, contents: Data)] = [(modelFile, model)]
         if quantize { files.append((quantizedModelFile, try self.model(classifier, quantized: true))) }
@@ -80,7 +78,7 @@ package enum ClassifierExport {
         let name = bundleName(classifier.name)
         files.append(("remote/\(name).zip", bundle))
         files.append(("remote/\(ModelIndex.fileName)", remoteIndex(name: name, bundle: bundle)))
-        try writeAtomically(files, to: folder)
+        try AtomicWrite.writeFolder(files, as: target, kind: outputKind)
         return model
     }
 
@@ -120,23 +118,6 @@ package enum ClassifierExport {
         return try ModelMetadataWriter.write(model: edited, metadata: metadata, newOutput: true).model
     }
 
-    /// Writes `files` into a new sibling of `folder`, then puts it in place (`AtomicWrite.publishFolder`).
-    private static func writeAtomically(_ files: [(path: String, contents: Data)], to folder: URL) throws(TasksError) {
-        let target = FileSystemPath(folder.path)
-        AtomicWrite.removeStaleStaging(of: target)
-        let staging = AtomicWrite.stagingPath(for: target)
-        do {
-            for file in files {
-                let url = URL(fileURLWithPath: staging.description).appendingPathComponent(file.path)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try file.contents.write(to: url)
-            }
-        } catch {
-            FileTree.removeTree(staging)
-            throw .internal("The model could not be written: \(error.localizedDescription)", subject: .file(folder.path))
-        }
-        try AtomicWrite.publishFolder(staging, as: target, kind: outputKind)
-    }
-
-    private static let outputKind = FileKind(noun: "output folder", maximumByteCount: .max)
+    /// What the export's errors call its folder.
+    package static let outputKind = FileKind(noun: "output folder", maximumByteCount: .max)
 }

@@ -1,3 +1,4 @@
+import FileSystem
 import FineTuning
 import Foundation
 import ImageTasks
@@ -219,28 +220,22 @@ package enum ClassifierTrainer {
         return (trained, report)
     }
 
-    /// Refuses, before any work, an output that exists (nothing the user has is replaced), an
-    /// output folder inside the data (it would become a class) or whose parent folder does not exist.
+    /// Refuses, before any work, an output that cannot be a new folder
+    /// (`AtomicWrite.checkNewFolder`: it exists, or its parent is missing or not writable) or
+    /// that is inside the data, through links too (it would become a class).
     private static func checkOutput(_ url: URL, _ configuration: TrainingConfiguration) throws(TasksError) {
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw .invalidArgument(
-                "The output folder exists already; give a new one (nothing was written).", subject: .file(url.path))
-        }
-        let output = url.standardizedFileURL.resolvingSymlinksInPath().path
+        let output = try AtomicWrite.checkNewFolder(FileSystemPath(url.path), kind: ClassifierExport.outputKind)
         var folders = [configuration.data]
         if case .folder(let validation) = configuration.validation { folders.append(validation) }
         for folder in folders {
-            let data = URL(fileURLWithPath: folder.description).standardizedFileURL.resolvingSymlinksInPath().path
-            if output == data || output.hasPrefix(data + "/") {
+            guard let data = try? FileTree.resolved(folder) else { continue }
+            // Resolved paths end in "/" only for the root.
+            let inside = data.bytes.last == UInt8(ascii: "/") ? data.bytes : data.bytes + [UInt8(ascii: "/")]
+            if output == data || output.bytes.starts(with: inside) {
                 throw .invalidArgument(
                     "The output folder is inside the photos' folder \(folder.description); it would be read as a class.",
                     subject: .file(url.path))
             }
-        }
-        var isFolder: ObjCBool = false
-        let parent = url.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .notFound("The output folder's parent folder does not exist.", subject: .file(url.path))
         }
     }
 

@@ -18,7 +18,6 @@ package struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String { String(cString: strerror(code)) }
 
     package static let noSuchFile = Errno(ENOENT)
-    package static let tooManyLinks = Errno(ELOOP)
     package static let fileExists = Errno(EEXIST)
     package static let notEmpty = Errno(ENOTEMPTY)
     package static let nameTooLong = Errno(ENAMETOOLONG)

@@ -66,12 +66,15 @@ package final class FileDescriptor {
         }
     }
 
-    /// Writes all of `bytes`.
+    /// Writes all of `bytes`: in place when they are contiguous (`Data`, an array, a native
+    /// string's UTF-8), through one copy otherwise.
     package func write(_ bytes: some Sequence<UInt8>) throws(Errno) {
-        let array = Array(bytes)
         var failure: Errno?
-        array.withUnsafeBytes { buffer in
-            do throws(Errno) { try write(buffer) } catch { failure = error }
+        let writeBuffer = { (buffer: UnsafeRawBufferPointer) in
+            do throws(Errno) { try self.write(buffer) } catch { failure = error }
+        }
+        if bytes.withContiguousStorageIfAvailable({ writeBuffer(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes(writeBuffer)
         }
         if let failure { throw failure }
     }
@@ -86,6 +89,12 @@ package final class FileDescriptor {
         var raw = stat()
         guard fstat(rawValue, &raw) == 0 else { throw .current }
         return FileStatus(raw)
+    }
+
+    /// Sets the file's permission bits to `permissions` (as `FileStatus.permissions` reads them).
+    /// The corresponding C function is `fchmod`.
+    package func setPermissions(_ permissions: mode_t) throws(Errno) {
+        try Errno.retryingInterrupts { fchmod(rawValue, permissions) }
     }
 
     /// Moves the file offset to `offset` from the start; returns it.

@@ -21,6 +21,10 @@ extension Errno {
     /// The path is the subject of every one (`TasksError.Subject.file`).
     package func tasksError(path: FileSystemPath, kind: FileKind, _ operation: FileOperation = .read) -> TasksError {
         let subject = TasksError.Subject.file(path.description)
+        if let problem = pathProblem {
+            let words = operation == .read ? "Failed to read the \(kind.noun)" : "The \(kind.noun) cannot be created"
+            return .invalidArgument("\(words): \(problem).", subject: subject)
+        }
         switch operation {
         case .read: return readError(path: path, kind: kind, subject: subject)
         case .create:
@@ -35,6 +39,17 @@ extension Errno {
         case .write:
             return TasksError(
                 .unavailableError, "The \(kind.noun) could not be written: \(self) (errno \(code)).", subject: subject)
+        }
+    }
+
+    /// What is wrong with the path itself, in words, for the errnos that mean it whatever the
+    /// operation; nil for the others.
+    private var pathProblem: String? {
+        switch code {
+        case EISDIR: "this is a folder; give the path of a file"
+        case ENAMETOOLONG: "a name in the path is longer than 255 bytes, or the whole path longer than 4,095"
+        case ELOOP: "the path has too many symbolic links (a loop?)"
+        default: nil
         }
     }
 

@@ -32,6 +32,8 @@ package struct FileStatus: Sendable, Equatable {
     package let inode: UInt64
     /// The last change of the contents, in nanoseconds since 1970.
     package let modifiedNanoseconds: Int64
+    /// The permission bits (`st_mode & 0o7777`: owner, group, others, set-id and sticky).
+    package let permissions: mode_t
 
     init(_ raw: stat) {
         switch raw.st_mode & S_IFMT {
@@ -48,6 +50,7 @@ package struct FileStatus: Sendable, Equatable {
         device = UInt64(raw.st_dev)
         inode = UInt64(raw.st_ino)
         modifiedNanoseconds = Int64(raw.st_mtim.tv_sec) * 1_000_000_000 + Int64(raw.st_mtim.tv_nsec)
+        permissions = raw.st_mode & 0o7777
     }
 
     /// The status of the file at `path`; with `followingLinks` false, a link's own.

@@ -44,6 +44,20 @@ package enum FileTree {
         remove(path)
     }
 
+    /// The absolute path `path` leads to, every symbolic link and `.`/`..` resolved; it must
+    /// exist (ENOENT otherwise, a dangling link included). The corresponding C function is `realpath`.
+    package static func resolved(_ path: FileSystemPath) throws(Errno) -> FileSystemPath {
+        guard let resolved = path.withCString({ realpath($0, nil) }) else { throw .current }
+        defer { free(resolved) }
+        return FileSystemPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+    }
+
+    /// Whether this process may create and remove entries in the folder `path` (write and
+    /// search permission). The corresponding C function is `access` (`W_OK | X_OK`).
+    package static func canAddEntries(to path: FileSystemPath) -> Bool {
+        path.withCString { access($0, W_OK | X_OK) } == 0
+    }
+
     /// Flushes `path` (a file or a folder: its entries) to the disk, so that a rename into it or
     /// a file written in it survives a power cut. The corresponding C function is `fsync`.
     package static func sync(_ path: FileSystemPath) throws(Errno) {

@@ -81,39 +81,35 @@ public enum ModelMetadataWriter {
     /// - Returns: what of the old metadata was replaced (see `Result.replaced`).
     /// - Throws: `TasksError` as `write(model:metadata:)`, naming the input model file as the
     ///   subject; the file errors of reading the input (not found, not a regular file, over
-    ///   2 GiB); invalidArgument naming the output file when it cannot be written (such as a
-    ///   folder, or in a folder that does not exist); the output is then unchanged.
+    ///   2 GiB); naming the output file when it cannot be written (a folder, a folder that does
+    ///   not exist or is not writable, a symbolic link to nothing); the output is then unchanged.
+    ///   A symbolic link at `outputPath` is followed: the file it leads to is replaced, keeping
+    ///   its permissions.
     public static func write(
         modelAt inputPath: String, to outputPath: String, metadata: ImageClassifierMetadata
     ) throws(TasksError)
         -> [String]
     {
-        let bytes = try FileReader.contents(atPath: inputPath, as: .model)
+        try write(modelAt: FileSystemPath(inputPath), to: FileSystemPath(outputPath), metadata: metadata)
+    }
+
+    /// `write(modelAt:to:metadata:)` for paths as bytes (`FileSystemPath`: Linux names need not
+    /// be UTF-8). Not in TFLite Support, whose paths are `str`.
+    public static func write(
+        modelAt inputPath: FileSystemPath, to outputPath: FileSystemPath, metadata: ImageClassifierMetadata
+    ) throws(TasksError)
+        -> [String]
+    {
+        let bytes = try FileReader.contents(of: inputPath, as: .model)
         let result: Result
         do {
             result = try write(model: Data(bytes), metadata: metadata)
         } catch {
-            throw error.naming(.file(inputPath))
+            throw error.naming(.file(inputPath.description))
         }
-        try save(result.model, to: outputPath)
+        AtomicWrite.removeStaleStaging(of: outputPath)
+        try AtomicWrite.write(result.model, to: outputPath, kind: .model)
         return result.replaced
-    }
-
-    /// Writes `model` at `path` atomically and durably (`AtomicWrite`); the errors say which of
-    /// the usual causes it is.
-    private static func save(_ model: Data, to path: String) throws(TasksError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .invalidArgument(
-                "The model could not be written: this is a folder; give the path of the file to write.", subject: .file(path))
-        }
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .invalidArgument("The model could not be written: the folder \(folder) does not exist.", subject: .file(path))
-        }
-        AtomicWrite.removeStaleStaging(of: FileSystemPath(path))
-        try AtomicWrite.write(model, to: FileSystemPath(path), kind: .model)
     }
 
     /// Reads the written model as every reader will, and checks it holds what was written.

@@ -126,8 +126,9 @@ struct ClassifierTrainerTests {
         let two = try Subset(classes: ["hat", "shoes"], count: 2)
         try FileManager.default.createDirectory(at: two.url("exists"), withIntermediateDirectories: true)
         #expect(
-            throws: TasksError.invalidArgument(
-                "The output folder exists already; give a new one (nothing was written).", subject: .file(two.url("exists").path))
+            throws: TasksError(
+                .alreadyExistsError, "The output folder exists already; give the path of a new folder (nothing was written).",
+                subject: .file(two.url("exists").path))
         ) {
             try ClassifierTrainer.train(two.configuration(output: "exists"))
         }

@@ -12,7 +12,14 @@ import Testing
             (ENOTDIR, .notFoundError, "/x.jpg: The image file was not found"),
             (EACCES, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
             (EPERM, .permissionDeniedError, "/x.jpg: Permission denied: the image file may not be read"),
-            (ELOOP, .invalidArgumentError, "/x.jpg: Failed to read the image file: Too many levels of symbolic links"),
+            (
+                ELOOP, .invalidArgumentError,
+                "/x.jpg: Failed to read the image file: the path has too many symbolic links (a loop?)."
+            ),
+            (
+                ENAMETOOLONG, .invalidArgumentError,
+                "/x.jpg: Failed to read the image file: a name in the path is longer than 255 bytes, or the whole path longer than 4,095."
+            ),
             (EIO, .invalidArgumentError, "/x.jpg: Failed to read the image file: Input/output error (errno 5)"),
         ])
     func reading(code: Int32, expected: TasksErrorCode, message: String) {
@@ -30,7 +37,14 @@ import Testing
             ),
             (EROFS, .create, .permissionDeniedError, "/o/m.tflite: The model file cannot be created: permission denied."),
             (EACCES, .create, .permissionDeniedError, "/o/m.tflite: The model file cannot be created: permission denied."),
-            (EISDIR, .create, .invalidArgumentError, "/o/m.tflite: The model file cannot be created: Is a directory (errno 21)."),
+            (
+                EISDIR, .create, .invalidArgumentError,
+                "/o/m.tflite: The model file cannot be created: this is a folder; give the path of a file."
+            ),
+            (
+                ENAMETOOLONG, .create, .invalidArgumentError,
+                "/o/m.tflite: The model file cannot be created: a name in the path is longer than 255 bytes, or the whole path longer than 4,095."
+            ),
             (
                 ENOSPC, .write, .unavailableError,
                 "/o/m.tflite: The model file could not be written: No space left on device (errno 28)."

@@ -257,15 +257,17 @@ import Testing
         }
         #expect(error?.subject == .file(input))
         let unwritable = folder.appendingPathComponent("missing/out.tflite").path
-        let writeError = expectTasksError(.invalidArgumentError, containing: "The model could not be written") {
+        let writeError = expectTasksError(.notFoundError, containing: "The model file cannot be written") {
             try ModelMetadataWriter.write(modelAt: input, to: unwritable, metadata: Self.full)
         }
         #expect(writeError?.subject == .file(unwritable))
         #expect(
-            writeError?.message.hasSuffix("the folder \(folder.appendingPathComponent("missing").path) does not exist.") == true)
+            writeError?.message.hasSuffix("its folder \(folder.appendingPathComponent("missing").path) does not exist.") == true)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.tflite").path))
-        let folderError = expectTasksError(.invalidArgumentError, containing: "The model could not be written: this is a folder")
-        {
+        let folderError = expectTasksError(
+            .invalidArgumentError,
+            containing: "The model file cannot be written: this is a folder; give the path of the file to write."
+        ) {
             try ModelMetadataWriter.write(modelAt: input, to: folder.path, metadata: Self.full)
         }
         #expect(folderError?.subject == .file(folder.path))

@@ -177,8 +177,8 @@ struct EvaluateCommandTests {
         #expect(two.status == 2 && two.stderr.contains("give one FOLDER of class folders, got 2 arguments"), "\(two)")
     }
 
-    /// `--report` replaces an earlier report, never another file (a photo named by mistake), and
-    /// follows no symbolic link.
+    /// `--report` replaces an earlier report, never another file (a photo named by mistake); a
+    /// symbolic link is followed, as every output path's is.
     @Test func theReportNeverReplacesAnotherFile() async throws {
         let dataset = try Dataset()
         let photo = dataset.path("tabby/cat.jpg")
@@ -196,8 +196,21 @@ struct EvaluateCommandTests {
         let linked = try await VisionTasksTool.run([
             "evaluate", "--model", Fixture.quantModel, "--report", link, dataset.root.path,
         ])
-        #expect(linked.status == 1 && linked.stderr.contains("The report path is a symbolic link"), "\(linked)")
-        #expect(!FileManager.default.fileExists(atPath: dataset.path("elsewhere.html")))
+        #expect(
+            linked.status == 1
+                && linked.diagnostics.last
+                    == "error: NOT_FOUND: \(link): The report path is a symbolic link to nothing (what it names does not exist); "
+                    + "give the file's own path.",
+            "\(linked)")
+        try Data().write(to: URL(fileURLWithPath: dataset.path("elsewhere.html")))
+        let throughLink = try await VisionTasksTool.run([
+            "evaluate", "--model", Fixture.quantModel, "--report", link, dataset.root.path,
+        ])
+        #expect(throughLink.status == 0, "\(throughLink)")
+        #expect(
+            try String(contentsOfFile: dataset.path("elsewhere.html"), encoding: .utf8).contains(
+                "<meta name=\"generator\" content=\"vision-tasks\">"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == dataset.path("elsewhere.html"))
         let report = dataset.path("report.html")
         for _ in 0..<2 {
             let again = try await VisionTasksTool.run([

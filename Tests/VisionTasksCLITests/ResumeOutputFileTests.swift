@@ -72,4 +72,36 @@ struct ResumeOutputFileTests {
             table.diagnostics.first
                 == "error: --output appends jsonl records, one line per image; --format table cannot be appended", "\(table)")
     }
+
+    /// A resume file that cannot be read (a folder) is refused before the first image, and the
+    /// `--output` file the run had just created is removed, not left empty.
+    @Test func anUnreadableResumeFileLeavesNoOutputBehind() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("new.jsonl")
+        let run = try await VisionTasksTool.run(
+            Self.classify + ["--output", output.path, "--resume", folder.path, Self.images[0]])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.diagnostics.first?.hasPrefix("error: INVALID_ARGUMENT: \(folder.path): ") == true, "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "\(run)")
+    }
+
+    /// Lines of the resume file that are not records are counted in one warning, and their
+    /// images (if any) run again; blank lines are not counted.
+    @Test func linesThatAreNotRecordsAreNamed() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try await VisionTasksTool.run(Self.classify + ["--format", "jsonl", Self.images[0]])
+        try #require(first.status == 0 && first.stdoutLines.count == 1, "\(first)")
+        let resume = folder.appendingPathComponent("out.jsonl")
+        try Data(("# a comment\n" + first.stdoutLines[0] + "\n\n{\"no\": \"image\"}\n").utf8).write(to: resume)
+        let run = try await VisionTasksTool.run(Self.classify + ["--format", "jsonl", "--resume", resume.path] + Self.images)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines.compactMap(FilesFromWorkerTests.record).map(\.image) == Array(Self.images.dropFirst()))
+        #expect(
+            run.diagnostics == [
+                "warning: \(resume.path): 2 lines are (the first: line 1) not a JSON record with an \"image\"; ignored, so "
+                    + "any image they were for is processed again"
+            ], "\(run)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -31,6 +32,26 @@ struct SystemPathTests {
         #expect(outcomes.map(\.image) == [folder.path + "/caf\\xE9.jpg"], "the bytes, escaped: \(run)")
         let top = command == "classify" ? outcomes.first?.categories.first?.categoryName : outcomes.first?.labels?.first?.text
         #expect(top == "cheeseburger", "\(run)")
+    }
+
+    /// `metadata write --output` with a name that is not UTF-8 writes exactly that name (the
+    /// bytes are not replaced by U+FFFD on the way), from a model named the same way.
+    @Test func metadataIsWrittenToANonUTF8Name() async throws {
+        let folder = try TestData.temporaryDirectory()
+        defer { ByteNamedFiles.removeTree(folder.path) }
+        let input = try ByteNamedFiles.write(
+            try TestData.bytes("models/mobilenet_v1_0.25_224_quant.tflite"),
+            named: Array("in".utf8) + [0xE9] + Array(".tflite".utf8),
+            in: utf8(folder.path))
+        let output = utf8(folder.path) + [UInt8(ascii: "/")] + Array("out".utf8) + [0xE9] + Array(".tflite".utf8)
+        let run = try await VisionTasksTool.run(bytes: [
+            utf8("metadata"), utf8("write"), input, utf8("--output=") + output, utf8("--name"), utf8("bytes"),
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines.first == "wrote \(folder.path)/out\\xE9.tflite", "\(run)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.count == 2, "only the input and the output: \(names)")
+        #expect(ByteNamedFiles.withCString(output) { access($0, R_OK) } == 0, "the output exists under its own bytes")
     }
 
     /// A folder holding a Latin-1 file name and a sub-folder whose name is not UTF-8: both are

@@ -104,6 +104,30 @@ struct TrainCommandTests {
         }
     }
 
+    /// An `--output` that cannot be a new folder (a file, a link to nothing, a folder inside the
+    /// photos through a link) is refused by what it is, before any photo is read.
+    @Test func anOutputThatCannotBeANewFolderIsNamed() async throws {
+        let root = try TestData.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (train, _) = try Self.subset(in: root)
+        let file = root.appendingPathComponent("file").path
+        try Data([1]).write(to: URL(fileURLWithPath: file))
+        let dangling = root.appendingPathComponent("dangling").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere")
+        let intoData = root.appendingPathComponent("into-data").path
+        try FileManager.default.createSymbolicLink(atPath: intoData, withDestinationPath: train)
+        for (output, words) in [
+            (file, "ALREADY_EXISTS: \(file): There is a regular file at the output folder's path; give the path of a new folder"),
+            (dangling, "ALREADY_EXISTS: \(dangling): There is a symbolic link at the output folder's path"),
+            (intoData + "/model", "INVALID_ARGUMENT: \(intoData)/model: The output folder is inside the photos' folder"),
+        ] {
+            let run = try await VisionTasksTool.run(["train", train, "--base", Self.extractor, "--output", output, "--no-cache"])
+            #expect(run.status == 1 && run.diagnostics.first?.hasPrefix("error: " + words) == true, "\(run)")
+            #expect(!run.stderr.contains("features"), "refused before any work: \(run)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data([1]))
+    }
+
     /// The validation accuracy `train` computes from the fitted head is what `evaluate` measures
     /// with the exported model.
     @Test func evaluateMeasuresWhatTrainReported() async throws {

@@ -19,6 +19,9 @@ package struct ImageSource {
     /// (`DirectoryWalker.isMetadataFolder`), for the caller to report. A list's folders are
     /// searched as it arrives, by the same rule, and theirs are not listed.
     package private(set) var skippedFolders: [FileSystemPath] = []
+    /// The lines of the `--resume` file that are not records (`ResumeRecords.Scan.foreignLines`),
+    /// for the caller to report.
+    package private(set) var foreignResumeLines: [Int] = []
 
     package init(origin: Origin, shard: Shard? = nil, completed: Set<String> = []) {
         self.origin = origin
@@ -48,9 +51,10 @@ package struct ImageSource {
             } else {
                 .arguments(try ImageFileList.expand(images, skippedFolders: &skippedFolders))
             }
-        let completed = try resume.map { file throws(TasksError) in try ResumeRecords.completedImages(in: file) } ?? []
-        self.init(origin: origin, shard: shard, completed: completed)
+        let scan = try resume.map { file throws(TasksError) in try ResumeRecords.scan(file) } ?? ResumeRecords.Scan()
+        self.init(origin: origin, shard: shard, completed: scan.completedImages)
         self.skippedFolders = skippedFolders
+        foreignResumeLines = scan.foreignLines
     }
 
     /// Every entry of the list file at `path`, in order.

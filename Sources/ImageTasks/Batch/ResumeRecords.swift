@@ -20,31 +20,46 @@ package struct ResumeFile: Sendable {
 /// A line counts when it is a JSON object with an `image`, no `error`, and the task's output
 /// member (`ResumeFile.recordKey`: so that classify's output does not count as done for embed);
 /// images that failed are tried again, and a line cut short (a run killed while writing) or
-/// anything else that is not such a record is ignored. A missing file is an empty one (the
-/// first run of a job), so the same command can start and resume it.
+/// anything else that is not such a record is ignored: a line that is not a JSON object with
+/// an `image` (other than blank lines and a partial last line) is counted in `Scan.foreignLines`
+/// for the caller to warn about, as the file may not be the output it was meant to be. A
+/// missing file is an empty one (the first run of a job), so the same command can start and
+/// resume it.
 package enum ResumeRecords {
-    /// The `image` members of the successful records of the file.
+    /// What a resume file holds.
+    package struct Scan: Sendable, Equatable {
+        /// The `image` members of the successful records.
+        package var completedImages: Set<String> = []
+        /// The numbers (from 1) of the complete lines that are not a JSON object with an `image`.
+        package var foreignLines: [Int] = []
+    }
+
+    /// The successful records of the file, and its lines that are not records.
     /// - Throws: `TasksError` naming the file when it exists but cannot be read.
-    package static func completedImages(in file: ResumeFile) throws(TasksError) -> Set<String> {
+    package static func scan(_ file: ResumeFile) throws(TasksError) -> Scan {
         let path = file.path
         let kind = FileKind(noun: "resume file", maximumByteCount: .max)
         let handle: FileDescriptor
         do throws(Errno) {
             handle = try FileDescriptor.open(FileSystemPath(path), O_RDONLY)
         } catch {
-            if error == .noSuchFile { return [] }
+            if error == .noSuchFile { return Scan() }
             throw error.tasksError(path: FileSystemPath(path), kind: kind)
         }
-        var done: Set<String> = []
+        var scan = Scan()
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var lineNumber = 0
         let decoder = JSONDecoder()
         decoder.userInfo[Record.outputKey] = file.recordKey
-        func take(_ line: ArraySlice<UInt8>) {
-            guard let record = try? decoder.decode(Record.self, from: Data(line)), record.error == nil, record.hasOutput else {
+        func take(_ line: ArraySlice<UInt8>, complete: Bool = true) {
+            lineNumber += 1
+            guard let record = try? decoder.decode(Record.self, from: Data(line)) else {
+                let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+                if complete, !blank { scan.foreignLines.append(lineNumber) }
                 return
             }
-            done.insert(record.image)
+            if record.error == nil, record.hasOutput { scan.completedImages.insert(record.image) }
         }
         while true {
             let count = try FileSystemPath(path).failing(as: kind) { () throws(Errno) in try handle.read(into: &chunk) }
@@ -57,8 +72,8 @@ package enum ResumeRecords {
             }
             pending.removeFirst(start - pending.startIndex)
         }
-        take(pending[...])
-        return done
+        if !pending.isEmpty { take(pending[...], complete: false) }
+        return scan
     }
 
     /// The members of a record that matter here.

@@ -83,20 +83,32 @@ extension BatchRun {
     static func source<Output: TaskOutput>(
         images: [FileSystemPath], options: BatchOptionGroup, format: OutputFormat, output: Output.Type
     ) throws(UsageError) -> ImageSource? {
-        guard BatchOutputFile.prepare(options) else { return nil }
+        guard let prepared = BatchOutputFile.prepare(options) else { return nil }
         do throws(TasksError) {
             let source = try ImageSource(
                 images: images, filesFrom: options.filesFrom, nullSeparated: options.nullSeparated,
                 readingWholeList: format != .jsonl, shard: options.shard,
                 resume: options.resume.map { ResumeFile($0, for: output) })
             SkippedFolders.warn(source.skippedFolders)
+            if let resume = options.resume { warnForeignLines(source.foreignResumeLines, in: resume) }
             return source
         } catch {
+            prepared.discard()
             if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")
             }
             StandardStreams.reportError(error)
             return nil
         }
+    }
+
+    /// Warns once when the `--resume` file has lines that are not records (`ResumeRecords`):
+    /// it may not be this job's output, and the images of those lines, if any, run again.
+    private static func warnForeignLines(_ lines: [Int], in resume: String) {
+        guard let first = lines.first else { return }
+        let count = lines.count == 1 ? "line \(first) is" : "\(lines.count) lines are (the first: line \(first))"
+        StandardStreams.warn(
+            "warning: \(TableText.escaped(resume)): \(count) not a JSON record with an \"image\"; ignored, so "
+                + "any image they were for is processed again")
     }
 }

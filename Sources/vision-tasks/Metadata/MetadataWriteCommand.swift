@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import ImageTasks
 import TFLiteMetadata
 import TasksCommon
 
@@ -61,9 +62,9 @@ struct MetadataWriteCommand: ParsableCommand {
         scoreCalibration.definition, calibrationFunction.definition, defaultScore.definition,
     ]
 
-    let model: String
-    let outputPath: String
-    let labelsPath: String?
+    let model: FileSystemPath
+    let outputPath: FileSystemPath
+    let labelsPath: FileSystemPath?
     let localizedLabelPaths: [(locale: String, path: String)]
     let normalization: ImageClassifierMetadata.Normalization?
     let texts: (name: String?, description: String?, version: String?, author: String?, license: String?)
@@ -76,9 +77,9 @@ struct MetadataWriteCommand: ParsableCommand {
                 "expected `metadata write MODEL --output OUT ...`" + (positionals.first.map { ", got '\($0)'" } ?? ""))
         }
         guard positionals.count == 2 else { throw UsageError("metadata write takes one MODEL, got \(positionals.count - 1)") }
-        model = positionals[1]
-        outputPath = try parsed.required(Self.output)
-        labelsPath = try parsed.value(Self.labels)
+        model = parsed.positionals[1].path
+        outputPath = try parsed.requiredPath(Self.output)
+        labelsPath = parsed.path(Self.labels)
         localizedLabelPaths = try parsed.values(Self.localizedLabels).map { (text) throws(UsageError) in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex
             else {
@@ -106,13 +107,14 @@ struct MetadataWriteCommand: ParsableCommand {
     func run() throws(UsageError) -> Int32 {
         // The model may be rewritten in place; a labels or calibration file may not be replaced by a model.
         let sources = labelsPath.map { [$0] } ?? []
-        for path in sources + localizedLabelPaths.map(\.path) + (calibration.map { [$0.path] } ?? [])
-        where Self.isSameFile(path, outputPath) {
-            throw UsageError("--output '\(TableText.escaped(outputPath))' is the input file '\(TableText.escaped(path))'")
+        let others = localizedLabelPaths.map { FileSystemPath($0.path) } + (calibration.map { [FileSystemPath($0.path)] } ?? [])
+        let output = outputPath.description
+        for path in sources + others where FileIdentity(path).map({ $0 == FileIdentity(outputPath) }) == true {
+            throw UsageError("--output '\(TableText.escaped(output))' is the input file '\(TableText.escaped(path.description))'")
         }
         do {
             let replaced = try ModelMetadataWriter.write(modelAt: model, to: outputPath, metadata: try metadata())
-            print("wrote \(TableText.escaped(outputPath))")
+            print("wrote \(TableText.escaped(output))")
             for line in replaced { print("replaced \(TableText.escaped(line))") }
             return 0
         } catch {
@@ -125,7 +127,9 @@ struct MetadataWriteCommand: ParsableCommand {
     private func metadata() throws(TasksError) -> ImageClassifierMetadata {
         var labels: [ImageClassifierMetadata.Labels] = []
         if let labelsPath { labels.append(try Self.labels(at: labelsPath, locale: nil)) }
-        for (locale, path) in localizedLabelPaths { labels.append(try Self.labels(at: path, locale: locale)) }
+        for (locale, path) in localizedLabelPaths {
+            labels.append(try Self.labels(at: FileSystemPath(path), locale: locale))
+        }
         let scoreCalibration = try calibration.map { (calibration) throws(TasksError) in
             ImageClassifierMetadata.ScoreCalibration(
                 fileName: Self.fileName(calibration.path),
@@ -137,24 +141,10 @@ struct MetadataWriteCommand: ParsableCommand {
             license: texts.license, normalization: normalization, labels: labels, scoreCalibration: scoreCalibration)
     }
 
-    private static func labels(at path: String, locale: String?) throws(TasksError) -> ImageClassifierMetadata.Labels {
-        let bytes = try FileReader.contents(atPath: path, as: .labels)
-        let labels = try LabelFile.parseForWriting(Data(bytes), fileName: path)
-        return ImageClassifierMetadata.Labels(fileName: fileName(path), labels: labels, locale: locale)
-    }
-
-    /// Whether both paths name one existing file (the same device and inode).
-    private static func isSameFile(_ first: String, _ second: String) -> Bool {
-        let identity = { (path: String) -> [Int]? in
-            guard
-                let attributes = try? FileManager.default.attributesOfItem(
-                    atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path),
-                let device = attributes[.systemNumber] as? Int, let inode = attributes[.systemFileNumber] as? Int
-            else { return nil }
-            return [device, inode]
-        }
-        guard let one = identity(first) else { return false }
-        return one == identity(second)
+    private static func labels(at path: FileSystemPath, locale: String?) throws(TasksError) -> ImageClassifierMetadata.Labels {
+        let bytes = try FileReader.contents(of: path, as: .labels)
+        let labels = try LabelFile.parseForWriting(Data(bytes), fileName: path.description)
+        return ImageClassifierMetadata.Labels(fileName: fileName(path.description), labels: labels, locale: locale)
     }
 
     /// The name a file gets in the model's zip: its last path component.

@@ -82,8 +82,8 @@ enum FineTuningOptionGroup {
     }
     static let patience = Option<Int>(
         name: "patience", valueName: "N",
-        help: "Stop after N epochs without a lower validation loss, keeping the best epoch's weights; 0 trains every epoch "
-            + "(as does a run without validation photos, keeping the last).",
+        help: "Stop after N epochs (0-10000) without a lower validation loss, keeping the best epoch's weights; 0 trains "
+            + "every epoch (as does a run without validation photos, keeping the last).",
         default: 4, defaultDescription: "4", transform: ValueParser.integer("patience", in: 0...10_000))
 
     static let fitHeadFirst = Flag(

@@ -1,3 +1,5 @@
+import TasksCommon
+
 /// A command line split by a command's option table: `--name value`, `--name=value`, flags
 /// (`--verbose`, `-h`), and positional arguments (everything else, and all after `--`).
 ///
@@ -7,8 +9,8 @@
 struct ParsedArguments {
     /// The table the arguments were parsed with, by long name.
     private let table: [String: OptionDefinition]
-    /// Values given, by long name, in order.
-    private var given: [String: [String]] = [:]
+    /// Values given, by long name, in order, byte for byte (`path(_:)`).
+    private var given: [String: [CommandLineArgument]] = [:]
     /// Arguments that are not options, byte for byte.
     private(set) var positionals: [CommandLineArgument] = []
 
@@ -35,18 +37,19 @@ struct ParsedArguments {
                 continue
             }
             let body = text.hasPrefix("--") ? text.dropFirst(2) : text.dropFirst()
-            let (name, inlineValue) =
-                body.firstIndex(of: "=").map {
-                    (String(body[..<$0]), Optional(String(body[body.index(after: $0)...])))
-                } ?? (String(body), nil)
+            let name = String(body.prefix { $0 != "=" })
+            // The value after the first "=", from the bytes (the name before it is ASCII).
+            let inlineValue = argument.bytes.firstIndex(of: UInt8(ascii: "=")).map {
+                CommandLineArgument(bytes: Array(argument.bytes[($0 + 1)...]))
+            }
             let definition = text.hasPrefix("--") ? table[name] : name.count == 1 ? shortNames[name.first!] : nil
             guard let definition else { throw UsageError("unknown option \(text)") }
             switch definition.arity {
             case .flag:
                 guard inlineValue == nil else { throw UsageError("option \(definition.spelling) takes no value") }
-                given[definition.name, default: []].append("")
+                given[definition.name, default: []].append(CommandLineArgument(""))
             case .single, .repeating:
-                guard let value = inlineValue ?? (index < arguments.count ? arguments[index].text : nil) else {
+                guard let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil) else {
                     throw UsageError("option \(definition.spelling) needs a value")
                 }
                 if inlineValue == nil { index += 1 }
@@ -63,8 +66,13 @@ struct ParsedArguments {
     /// The option's value: the last one given, transformed, or the default when absent.
     /// - Throws: the transform's `UsageError` for a malformed or out-of-range value.
     func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value {
-        guard let text = given[checked(option.definition).name]?.last else { return option.defaultValue }
-        return try option.transform(text)
+        guard let argument = given[checked(option.definition).name]?.last else { return option.defaultValue }
+        return try option.transform(argument.text)
+    }
+
+    /// The path option's value byte for byte (a name need not be UTF-8), or nil when absent.
+    func path(_ option: Option<String?>) -> FileSystemPath? {
+        given[checked(option.definition).name]?.last?.path
     }
 
     /// The option's value, which must be given.
@@ -74,9 +82,16 @@ struct ParsedArguments {
         return value
     }
 
+    /// The path option's value byte for byte, which must be given.
+    /// - Throws: `UsageError` "--name is required" when absent.
+    func requiredPath(_ option: Option<String?>) throws(UsageError) -> FileSystemPath {
+        guard let path = path(option) else { throw UsageError("\(option.definition.spelling) is required") }
+        return path
+    }
+
     /// Every value of a repeatable option, in order (empty when absent).
     func values(_ option: RepeatedOption) -> [String] {
-        given[checked(option.definition).name] ?? []
+        given[checked(option.definition).name]?.map(\.text) ?? []
     }
 
     /// Whether the flag was given.

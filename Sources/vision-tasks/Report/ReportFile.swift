@@ -18,23 +18,17 @@ final class ReportFile {
 
     /// Creates the file; an existing file is replaced only when it is an earlier report (its
     /// start names vision-tasks as the generator), so that a wrong path cannot destroy a photo
-    /// or any other file. A symbolic link is not followed.
-    /// The corresponding C function is `open` (`O_RDWR | O_CREAT | O_NOFOLLOW`, mode 0644).
-    /// - Throws: `TasksError` naming the file: `notFoundError` when its folder does not exist,
-    ///   `permissionDeniedError`, `alreadyExistsError` for a file that is not a report (or a
-    ///   link), or `invalidArgumentError` with the system's reason.
+    /// or any other file. The path follows the one rule of output paths
+    /// (`AtomicWrite.outputFile(at:kind:)`: a symbolic link is followed, only a regular file is
+    /// written). The corresponding C function is `open` (`O_RDWR | O_CREAT`, mode 0644).
+    /// - Throws: `TasksError` naming the file: `outputFile(at:kind:)`'s, `permissionDeniedError`,
+    ///   `alreadyExistsError` for a file that is not a report, or `invalidArgumentError` with
+    ///   the system's reason.
     init(path: String) throws(TasksError) {
         self.path = path
-        let location = FileSystemPath(path)
-        do throws(Errno) {
-            file = try FileDescriptor.open(location, O_RDWR | O_CREAT | O_NOFOLLOW)
-        } catch {
-            guard error != .tooManyLinks else {
-                throw TasksError(
-                    .alreadyExistsError, "The report path is a symbolic link; it was not followed (give the file's own path).",
-                    subject: .file(path))
-            }
-            throw error.tasksError(path: location, kind: Self.kind, .create)
+        let (location, _) = try AtomicWrite.outputFile(at: FileSystemPath(path), kind: Self.kind)
+        file = try FileSystemPath(path).failing(as: Self.kind, .create) { () throws(Errno) in
+            try FileDescriptor.open(location, O_RDWR | O_CREAT | O_NOFOLLOW)
         }
         var start = [UInt8](repeating: 0, count: 512)
         let count = (try? file.read(into: &start)) ?? 0
@@ -44,7 +38,7 @@ final class ReportFile {
                 "The file exists and is not a vision-tasks report; it was not overwritten (give another path).",
                 subject: .file(path))
         }
-        try location.failing(as: Self.kind, .create) { () throws(Errno) in
+        try FileSystemPath(path).failing(as: Self.kind, .create) { () throws(Errno) in
             try file.truncate(to: 0)
             try file.seek(to: 0)
         }
