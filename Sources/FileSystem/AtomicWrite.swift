@@ -133,8 +133,9 @@ package enum AtomicWrite {
     package static func removeStaleStaging(of target: FileSystemPath, now: Date = Date()) -> Int {
         // A link's staging files are beside the file it leads to (`destination(of:kind:)`).
         let (folder, name) = split((try? FileTree.resolved(target)) ?? target)
-        let prefix = Array(".".utf8) + name + Array(".staging-".utf8)
-        return removeStale(in: folder, where: { $0.starts(with: prefix) }, now: now)
+        // Versions before this layer staged an export as `.NAME.partial-UUID`.
+        let prefixes = [".staging-", ".partial-"].map { Array(".".utf8) + name + Array($0.utf8) }
+        return removeStale(in: folder, where: { entry in prefixes.contains { entry.starts(with: $0) } }, now: now)
     }
 
     /// Removes the hidden entries of `folder` at least `staleAge` old: for a folder only

@@ -78,17 +78,20 @@ import Testing
         let old = AtomicWrite.stagingPath(for: target)
         let fresh = AtomicWrite.stagingPath(for: target)
         let othersOld = AtomicWrite.stagingPath(for: other)
+        // An earlier version's export staging folder.
+        let legacy = FileSystemPath(folder.appendingPathComponent(".model.tflite.partial-0A1B").path)
         let now = Date()
-        for path in [old, fresh, othersOld] {
+        for path in [old, fresh, othersOld, legacy] {
             try Data([1]).write(to: URL(fileURLWithPath: path.description))
         }
-        for path in [old, othersOld] {
+        for path in [old, othersOld, legacy] {
             try FileManager.default.setAttributes(
                 [.modificationDate: now.addingTimeInterval(-AtomicWrite.staleAge - 1)], ofItemAtPath: path.description)
         }
-        #expect(AtomicWrite.removeStaleStaging(of: target, now: now) == 1)
+        #expect(AtomicWrite.removeStaleStaging(of: target, now: now) == 2)
         let left = try names(folder)
         #expect(left.count == 2)
         #expect(!left.contains(String(old.description.split(separator: "/").last!)))
+        #expect(!left.contains(".model.tflite.partial-0A1B"))
     }
 }
