@@ -274,6 +274,13 @@ struct TrainCommandTests {
         ])
         #expect(rate.stderr.contains("warning: --learning-rate is not used: L-BFGS chooses each step by line search"), "\(rate)")
         #expect(rate.status == 1, "\(rate)")
+        let auto = try await VisionTasksTool.run(["train", "data", "--base", "b", "--output", "o", "--l2", "auto"])
+        #expect(
+            auto.status == 2
+                && auto.diagnostics.first
+                    == "error: --l2 auto chooses the penalty on the validation photos: give --validation DIR or "
+                    + "--validation-split F, or a number",
+            "\(auto)")
     }
 
     @Test(

@@ -179,6 +179,11 @@ struct TrainCommand: ParsableCommand {
         // stopped it after 3 iterations, short of its optimum).
         if settings.fineTuning == nil {
             settings.maxIterations = epochs
+            if penalty == .auto, settings.validation == .none {
+                throw UsageError(
+                    "--l2 auto chooses the penalty on the validation photos: give --validation DIR or --validation-split F, "
+                        + "or a number")
+            }
         } else {
             guard penalty != .auto else {
                 throw UsageError(
