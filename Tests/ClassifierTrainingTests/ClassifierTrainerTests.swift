@@ -270,6 +270,21 @@ struct ClassifierTrainerTests {
         #expect(try Data(contentsOf: subset.url("second/model.tflite")) == Data(contentsOf: subset.url("first/model.tflite")))
     }
 
+    /// A class folder that is a symbolic link to a folder is a class (a data set assembled from
+    /// others); a link to a folder inside a class folder is still not followed.
+    @Test func aLinkedClassFolderIsAClass() throws {
+        let subset = try Subset(classes: ["hat", "shoes"], count: 2)
+        let elsewhere = subset.root.appendingPathComponent("elsewhere/skirt")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestData.image("cat.jpg"), to: elsewhere.appendingPathComponent("cat.jpg"))
+        try FileManager.default.createSymbolicLink(at: subset.url("data/skirt"), withDestinationURL: elsewhere)
+        try FileManager.default.createSymbolicLink(at: subset.url("data/hat/more"), withDestinationURL: elsewhere)
+        let folder = try LabeledImageFolder(subset.data)
+        #expect(folder.classes == ["hat", "shoes", "skirt"])
+        #expect(folder.countsByClass == [2, 2, 1], "hat/more is not followed")
+        #expect(folder.ignored.isEmpty, "\(folder.ignored)")
+    }
+
     @Test func foldersThatCannotBeClassesOrOutputs() throws {
         let subset = try Subset(classes: ["hat", "shoes"], count: 2)
         // A hidden folder and macOS's resource folder are no classes.

@@ -50,15 +50,16 @@ package enum DirectoryWalker {
         return walk.found.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
     }
 
-    /// The sub-folders of `folder` (not links to folders) and its other entries, each sorted by
-    /// their bytes.
+    /// The sub-folders of `folder`, links to folders included (a data set's class folder may be
+    /// one, as a folder argument may), and its other entries, each sorted by their bytes.
     /// - Throws: `TasksError` naming the folder when it cannot be read.
     package static func contents(
         of folder: FileSystemPath
     ) throws(TasksError) -> (folders: [FileSystemPath], others: [FileSystemPath]) {
         let entries = try read(folder).sorted { $0.name.lexicographicallyPrecedes($1.name) }
-        let folders = entries.filter { $0.kind == .folder }.map { folder.appending($0.name) }
-        let others = entries.filter { $0.kind != .folder }.map { folder.appending($0.name) }
+        let isFolder = { (entry: (name: [UInt8], kind: EntryKind)) in entry.kind == .folder || entry.kind == .linkedFolder }
+        let folders = entries.filter(isFolder).map { folder.appending($0.name) }
+        let others = entries.filter { !isFolder($0) }.map { folder.appending($0.name) }
         return (folders, others)
     }
 

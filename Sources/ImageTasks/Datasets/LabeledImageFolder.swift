@@ -4,7 +4,9 @@ import TasksCommon
 /// A folder of labelled photos: one sub-folder per class, named after it, holding its photos
 /// (searched recursively, as `classify` searches folders). Create ML's
 /// `MLImageClassifier.DataSource.labeledDirectories(at:)` and Model Maker's
-/// `Dataset.from_folder` read the same layout. Classes are sorted by their names' bytes.
+/// `Dataset.from_folder` read the same layout. Classes are sorted by their names' bytes. A class
+/// folder may be a symbolic link to a folder (a data set assembled from others); links to
+/// folders inside a class folder are not followed, as in `classify`.
 ///
 /// Nothing is skipped silently: files that are not images (by extension) and entries of the top
 /// folder that are not class folders are listed in `ignored`; hidden and metadata folders at any
