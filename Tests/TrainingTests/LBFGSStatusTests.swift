@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Training
 
@@ -52,5 +53,18 @@ struct LBFGSStatusTests {
         let converged = try SoftmaxRegression.fit(data, options: SoftmaxRegressionOptions(l2Strength: 0.05))
         #expect(abs(fit.objective - converged.objective) <= 1e-12 * converged.objective)
         #expect(fit.gradientNorm <= 1e-8, "\(fit.gradientNorm)")
+    }
+
+    /// A start that is already the optimum (identical rows, balanced classes, λ = 0: W = 0,
+    /// b = 0 and ‖∇L‖ of rounding's size) is convergence, although liblbfgs's first line search
+    /// finds no lower point.
+    @Test func aStartAtTheOptimumHasConverged() throws {
+        let row: [Float] = [0.25, -1.5, 3, 0.125]
+        let data = try TrainingSet(
+            features: Matrix(rows: Array(repeating: row, count: 6)), labels: [0, 1, 0, 1, 0, 1], classCount: 2)
+        let fit = try SoftmaxRegression.fit(data, options: SoftmaxRegressionOptions(l2Strength: 0))
+        #expect(fit.stopReason == .converged, "\(fit.stopReason)")
+        #expect(fit.iterations == 0 && fit.gradientNorm < 1e-12, "\(fit)")
+        #expect(abs(fit.objective - log(2)) < 1e-12)
     }
 }
