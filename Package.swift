@@ -53,48 +53,51 @@ let package = Package(
         // FFmpeg's headers only: its libraries are loaded on first use (ffmpeg_loader.c).
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
-        // The classification pipeline both public APIs stand on.
+        // What every task shares, and both public APIs stand on: the model asset and input spec, the
+        // model runner (preprocessing and inference), the classifier and embedder engines, heads,
+        // calibration, postprocessing, model inspection, the timestamp rule.
         .target(
-            name: "ClassificationCore", dependencies: ["FileSystem", "TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
+            name: "TaskRuntime", dependencies: ["FileSystem", "TasksCommon", "LiteRT", "TFLiteMetadata", "Imaging"]),
 
         // Public APIs and the command-line tool.
-        .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "ClassificationCore"]),
+        .target(name: "VisionTasks", dependencies: ["TasksCommon", "Imaging", "TaskRuntime"]),
         .target(
             name: "ImageLabeling",
-            dependencies: ["FileSystem", "TasksCommon", "Imaging", "ClassificationCore", "TFLiteMetadata", "ModelDownloads"]),
+            dependencies: ["FileSystem", "TasksCommon", "Imaging", "TaskRuntime", "TFLiteMetadata", "ModelDownloads"]),
         .target(name: "VideoInput", dependencies: ["CFFmpeg", "FileSystem", "Imaging", "TasksCommon", "VisionTasks"]),
         // The task layer between the tasks and every front end: batch running, records, checks,
         // served-model adapters. A task (classify, label, embed) is one conformance.
         .target(
             name: "ImageTasks",
             dependencies: [
-                "FileSystem", "TasksCommon", "TFLiteMetadata", "ClassificationCore", "VisionTasks", "ImageLabeling",
+                "FileSystem", "TasksCommon", "TFLiteMetadata", "TaskRuntime", "VisionTasks", "ImageLabeling",
                 "VideoInput", "ModelDownloads",
             ]),
-        // Training a classifier head on frozen embeddings: softmax regression (package-only).
-        .target(name: "Training", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
+        // Fitting a classifier head on frozen embeddings: the convex softmax regression, L-BFGS over
+        // CBLAS products (package-only).
+        .target(name: "HeadFitting", dependencies: ["CLBFGS", "CBLAS", "TasksCommon"]),
         // Fine-tuning: forward and backward of a base's last blocks and a new head over OpenBLAS's
         // float32 GEMM, mini-batch Adam/SGD (package-only).
         .target(name: "FineTuning", dependencies: ["CBLAS", "TFLiteMetadata", "TasksCommon"]),
-        // Training a classifier on photos: features from a frozen base (cached), the fitted head,
-        // the export (package-only; the `train` command's engine).
+        // The training pipeline, the `train` command's engine: features from a frozen base (cached),
+        // the fitted head or the fine-tuned tail, the export (package-only).
         .target(
-            name: "ClassifierTraining",
+            name: "TrainingPipeline",
             dependencies: [
-                "FileSystem", "ImageTasks", "TFLiteMetadata", "Training", "FineTuning", "VisionTasks", "ModelDownloads",
+                "FileSystem", "ImageTasks", "TFLiteMetadata", "HeadFitting", "FineTuning", "VisionTasks", "ModelDownloads",
                 "TasksCommon",
             ]),
         // The public training API over it (Create ML's MLImageClassifier, Model Maker's create/evaluate/export).
         .target(
-            name: "ImageClassifierTraining", dependencies: ["ClassifierTraining", "FineTuning", "ImageTasks", "TasksCommon"]),
+            name: "ImageClassifierTraining", dependencies: ["TrainingPipeline", "FineTuning", "ImageTasks", "TasksCommon"]),
         // The model server, over libmicrohttpd and the task layer.
         .target(name: "ModelServer", dependencies: ["CHTTPDaemon", "CMicroHTTPD", "ImageTasks", "TasksCommon"]),
         .executableTarget(
             name: "VisionTasksCLI",
             dependencies: [
-                "VisionTasks", "ImageLabeling", "VideoInput", "ClassificationCore", "LiteRT",
+                "VisionTasks", "ImageLabeling", "VideoInput", "TaskRuntime", "LiteRT",
                 "Imaging", "FileSystem", "TasksCommon", "ModelDownloads", "TFLiteMetadata", "ImageTasks", "ModelServer",
-                "ClassifierTraining", "FineTuning",
+                "TrainingPipeline", "FineTuning",
             ],
             path: "Sources/vision-tasks"),
 
@@ -104,12 +107,12 @@ let package = Package(
             path: "Tests/TestSupport", exclude: ["model_server.py"]),
         // The writer the kill test kills (SIGKILL at random moments), and the test.
         .executableTarget(
-            name: "AtomicWriteProbe", dependencies: ["ClassifierTraining", "FileSystem", "ModelDownloads", "TFLiteMetadata"],
+            name: "AtomicWriteProbe", dependencies: ["TrainingPipeline", "FileSystem", "ModelDownloads", "TFLiteMetadata"],
             path: "Tests/AtomicWriteProbe"),
         .testTarget(
             name: "FileSystemTests",
             dependencies: [
-                "AtomicWriteProbe", "ClassifierTraining", "FileSystem", "ModelDownloads", "TasksCommon", "TestSupport",
+                "AtomicWriteProbe", "TrainingPipeline", "FileSystem", "ModelDownloads", "TasksCommon", "TestSupport",
             ]),
         .testTarget(name: "LiteRTTests", dependencies: ["LiteRT", "TestSupport"]),
         // VisionTasks: the fine-tuned models the graph edits write are run as image classifiers.
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "VisionTasksTests",
             dependencies: [
-                "VisionTasks", "ClassificationCore", "Imaging", "LiteRT", "TFLiteMetadata",
+                "VisionTasks", "TaskRuntime", "Imaging", "LiteRT", "TFLiteMetadata",
                 "TestSupport",
             ]),
         .testTarget(name: "ImageLabelingTests", dependencies: ["ImageLabeling", "TestSupport"]),
@@ -132,9 +135,9 @@ let package = Package(
             dependencies: ["ModelServer", "ImageTasks", "VisionTasks", "ImageLabeling", "TasksCommon", "TestSupport"]),
         .testTarget(name: "ImageClassifierTrainingTests", dependencies: ["ImageClassifierTraining", "TestSupport"]),
         .testTarget(
-            name: "ClassifierTrainingTests",
+            name: "TrainingPipelineTests",
             dependencies: [
-                "ClassifierTraining", "FineTuning", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks",
+                "TrainingPipeline", "FineTuning", "ImageTasks", "ImageLabeling", "ModelDownloads", "Imaging", "VisionTasks",
                 "FileSystem", "TasksCommon", "TFLiteMetadata", "TestSupport",
             ]),
         .testTarget(
@@ -143,7 +146,7 @@ let package = Package(
         .testTarget(
             name: "FineTuningTests", dependencies: ["FineTuning", "TFLiteMetadata", "TasksCommon"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "VisionTasks", "TasksCommon", "TestSupport"]),
+        .testTarget(name: "HeadFittingTests", dependencies: ["HeadFitting", "VisionTasks", "TasksCommon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import ClassificationCore
+import TaskRuntime
 import TasksCommon
 
 /// A request's options (MediaPipe's `ImageClassifierOptions` names in snake case, as OIP request

@@ -1,7 +1,7 @@
-import ClassificationCore
 import Foundation
 import ImageTasks
 import Imaging
+import TaskRuntime
 import TasksCommon
 import VisionTasks
 

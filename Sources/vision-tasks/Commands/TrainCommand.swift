@@ -1,7 +1,7 @@
-import ClassifierTraining
 import Foundation
 import ImageTasks
 import TasksCommon
+import TrainingPipeline
 
 /// `vision-tasks train`: a classifier for your own photos, trained on a frozen base.
 struct TrainCommand: ParsableCommand {

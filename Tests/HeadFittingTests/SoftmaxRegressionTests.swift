@@ -3,7 +3,7 @@ import TasksCommon
 import TestSupport
 import Testing
 
-@testable import Training
+@testable import HeadFitting
 
 /// Small problems whose optimum is known in closed form, or checked against its definition.
 struct SoftmaxRegressionTests {

@@ -1,5 +1,5 @@
+import HeadFitting
 import Testing
-import Training
 
 /// liblbfgs's status codes in words, and how a fit reports them.
 struct LBFGSStatusTests {

@@ -1,7 +1,7 @@
+import HeadFitting
 import TasksCommon
 import TestSupport
 import Testing
-import Training
 
 /// Each misuse gives invalidArgument with its exact message (the subject, then the reason).
 struct TrainingErrorTests {

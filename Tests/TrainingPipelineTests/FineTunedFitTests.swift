@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import VisionTasks
 
-@testable import ClassifierTraining
+@testable import TrainingPipeline
 
 /// `train --fine-tune` in process on a small subset of `clothing-small`: the exported model (the
 /// trunk quantized, the trained block in float32) gives the trained network's answers in the

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import Training
+@testable import HeadFitting
 
 /// The fit's change of variables: the moments it is made of, its gradient (the chain rule
 /// through W = W̃ L⁻¹, b = c − W μ), and what it buys on features that are badly scaled and far

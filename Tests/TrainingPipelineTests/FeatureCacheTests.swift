@@ -1,9 +1,9 @@
-import ClassifierTraining
 import FileSystem
 import Foundation
 import TasksCommon
 import TestSupport
 import Testing
+import TrainingPipeline
 
 /// The feature cache's entries and what a killed run leaves in it.
 @Suite struct FeatureCacheTests {

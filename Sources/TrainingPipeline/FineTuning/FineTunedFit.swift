@@ -1,9 +1,9 @@
 import FineTuning
 import Foundation
+import HeadFitting
 import ImageTasks
 import TFLiteMetadata
 import TasksCommon
-import Training
 
 /// `train --fine-tune K` (or `--fine-tune-from`, `--hidden-units`): the base cut before its last
 /// K blocks, the frozen trunk's output cached per photo and view, and the blocks after the cut

@@ -1,4 +1,3 @@
-import ClassifierTraining
 import Foundation
 import ImageLabeling
 import ImageTasks
@@ -7,6 +6,7 @@ import TFLiteMetadata
 import TasksCommon
 import TestSupport
 import Testing
+import TrainingPipeline
 import VisionTasks
 
 /// `ClassifierTrainer` in process on a small subset of `clothing-small`: the export loads in

@@ -1,7 +1,7 @@
 import Foundation
+import HeadFitting
 import TestSupport
 import Testing
-import Training
 
 /// The folder of cached features (`train.jsonl`, `validation.jsonl`: what `vision-tasks embed
 /// --format jsonl` prints for the clothing set's folders), from `SVT_TRAINING_BENCH`.

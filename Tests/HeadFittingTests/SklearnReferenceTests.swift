@@ -1,7 +1,7 @@
 import Foundation
+import HeadFitting
 import TestSupport
 import Testing
-import Training
 import VisionTasks
 
 /// Our fit against scikit-learn's `LogisticRegression(C=1, solver='lbfgs', tol=1e-10)` on the

@@ -1,9 +1,9 @@
 import FineTuning
 import Foundation
+import HeadFitting
 import ImageTasks
 import TFLiteMetadata
 import TasksCommon
-import Training
 import VisionTasks
 
 /// Where the validation photos come from.

@@ -2,7 +2,7 @@ import Foundation
 import TasksCommon
 import Testing
 
-@testable import Training
+@testable import HeadFitting
 
 /// Float32 feature rows go through the fit as they are (`TrainingSet(rows:)`), read in blocks
 /// of 256 converted to double: the objective over several blocks is the one computed directly,

@@ -1,6 +1,6 @@
 import Foundation
+import HeadFitting
 import TasksCommon
-import Training
 
 /// `train --l2 auto`: the frozen head's L2 penalty chosen on the validation photos. Each λ of a
 /// grid is fitted to its optimum on the training features and measured on the validation ones;

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import VisionTasks
 
-@testable import ClassifierTraining
+@testable import TrainingPipeline
 
 /// `--augment`: four variants per photo by default (more with `--augment-views`), the same in
 /// every run, a flip that is the upright photo flipped whatever the file's orientation, and
