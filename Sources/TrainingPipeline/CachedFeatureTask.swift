@@ -1,7 +1,6 @@
 import FileSystem
 import Foundation
 import ImageTasks
-import ModelDownloads
 import TasksCommon
 import VisionTasks
 

@@ -1,6 +1,8 @@
+import Archives
 import FileSystem
 import Foundation
-import ModelDownloads
+import GraphSurgery
+import ModelCache
 import TFLiteMetadata
 import TasksCommon
 

@@ -1,6 +1,6 @@
 import FileSystem
 import Foundation
-import ModelDownloads
+import ModelCache
 import TasksCommon
 
 /// Features already computed, by base (`FeatureExtractor.identity`) and photo content
@@ -39,7 +39,7 @@ package struct FeatureCache: Sendable {
     /// The default root: `$XDG_CACHE_HOME/swift-vision-tasks/features`, else
     /// `$HOME/.cache/swift-vision-tasks/features`.
     package static func defaultRoot(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        DownloadSettings.packageCacheDirectory(environment).appendingPathComponent("features", isDirectory: true)
+        PackageCacheDirectory.url(environment).appendingPathComponent("features", isDirectory: true)
     }
 
     /// The features of the photo whose content has `digest`, or nil.

@@ -1,7 +1,7 @@
 import FileSystem
 import Foundation
+import GraphSurgery
 import ImageTasks
-import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 import VisionTasks

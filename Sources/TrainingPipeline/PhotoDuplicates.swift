@@ -1,7 +1,6 @@
 import FileSystem
 import Foundation
 import ImageTasks
-import ModelDownloads
 import TasksCommon
 
 /// Byte-identical photos among labelled examples, by the SHA-256 of their files (the feature

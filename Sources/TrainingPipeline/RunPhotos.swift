@@ -2,7 +2,6 @@ import FileSystem
 import Foundation
 import Glibc
 import ImageTasks
-import ModelDownloads
 import TasksCommon
 import VisionTasks
 

@@ -1,6 +1,7 @@
 import AtomicWriteProbe
 import FileSystem
 import Foundation
+import ModelCache
 import ModelDownloads
 import TFLiteMetadata
 import TestSupport

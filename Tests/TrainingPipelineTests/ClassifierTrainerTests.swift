@@ -1,6 +1,7 @@
 import Foundation
 import ImageLabeling
 import ImageTasks
+import ModelCache
 import ModelDownloads
 import TFLiteMetadata
 import TasksCommon

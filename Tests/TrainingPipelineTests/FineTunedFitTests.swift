@@ -1,5 +1,6 @@
 import FineTuning
 import Foundation
+import GraphSurgery
 import ImageTasks
 import TFLiteMetadata
 import TasksCommon

@@ -44,7 +44,7 @@ enum FileIdentifier {
 /// lacks the "TFL3" identifier too, the error says the file is not a TFLite model (with its
 /// identifier and format) rather than where parsing stopped. Errors `body` raises for other
 /// reasons pass through.
-func decodingModel<T>(_ bytes: Data, invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
+package func decodingModel<T>(_ bytes: Data, invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
     do {
         return try body()
     } catch let error as FlatBufferError {

@@ -1,6 +1,7 @@
 import Foundation
 import ImageTasks
 import Imaging
+import LiteRT
 import TaskRuntime
 import TasksCommon
 import VisionTasks

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import LiteRT
 import TasksCommon
 import TrainingPipeline
 
