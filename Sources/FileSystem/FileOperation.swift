@@ -56,11 +56,12 @@ extension Errno {
     private func readError(path: FileSystemPath, kind: FileKind, subject: TasksError.Subject) -> TasksError {
         if meansNotFound {
             // MediaPipe's words for a model it cannot open (its ExternalFileHandler, every binding).
-            let reason =
-                kind == .model
-                ? "\(TasksError.unableToOpenFile)\(path): the model file was not found (no such file or folder)."
-                : "The \(kind.noun) was not found (no such file or folder)."
-            return .notFound(reason, subject: subject)
+            guard kind == .model else {
+                return .notFound("The \(kind.noun) was not found (no such file or folder).", subject: subject)
+            }
+            return TasksError(
+                .notFoundError, "Unable to open file at \(path): the model file was not found (no such file or folder).",
+                subject: subject, condition: .modelFileNotFound)
         }
         if code == EACCES || code == EPERM {
             return TasksError(.permissionDeniedError, "Permission denied: the \(kind.noun) may not be read.", subject: subject)

@@ -1,3 +1,4 @@
+import GraphSurgery
 import TFLiteMetadata
 
 /// Fused activations, forward in place on a layer's output and backward from that output

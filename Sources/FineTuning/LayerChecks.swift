@@ -1,3 +1,4 @@
+import GraphSurgery
 import TFLiteMetadata
 import TasksCommon
 

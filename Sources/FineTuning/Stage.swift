@@ -1,3 +1,4 @@
+import GraphSurgery
 import TFLiteMetadata
 
 /// What one step of the engine computes; the geometry is checked when the network is built.

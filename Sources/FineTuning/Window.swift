@@ -1,3 +1,4 @@
+import GraphSurgery
 import TFLiteMetadata
 
 /// The geometry of a convolution or pool window over one NHWC image: kernel, strides,

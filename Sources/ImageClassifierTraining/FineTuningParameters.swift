@@ -1,7 +1,7 @@
-import ClassifierTraining
 import FineTuning
 import Foundation
 import TasksCommon
+import TrainingPipeline
 
 extension ImageClassifierTrainer {
     /// Training the base's last blocks with the head, or a head with hidden layers, instead of

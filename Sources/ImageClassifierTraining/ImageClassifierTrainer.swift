@@ -1,7 +1,7 @@
-import ClassifierTraining
 import Foundation
 import ImageTasks
 import TasksCommon
+import TrainingPipeline
 
 /// Trains an image classifier on your own photos over a frozen base model, and evaluates
 /// classifiers on labelled photos.

@@ -1,6 +1,6 @@
-import ClassifierTraining
 import Foundation
 import TasksCommon
+import TrainingPipeline
 
 /// A classifier `ImageClassifierTrainer.train(trainingData:parameters:)` fitted: its classes,
 /// how well it did, and `write(to:name:version:description:quantize:)` to export it (Create ML's

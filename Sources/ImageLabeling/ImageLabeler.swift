@@ -1,8 +1,8 @@
-import ClassificationCore
 import Dispatch
 import Foundation
 import Imaging
 import Synchronization
+import TaskRuntime
 import TasksCommon
 
 /// Labels images with an AutoML Vision Edge or custom TFLite image classification model.

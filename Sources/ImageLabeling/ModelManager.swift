@@ -1,4 +1,5 @@
 import Foundation
+import ModelCache
 import ModelDownloads
 import Synchronization
 import TasksCommon

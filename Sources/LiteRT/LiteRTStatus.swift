@@ -7,8 +7,9 @@ import TasksCommon
 /// - Parameters:
 ///   - status: the value a `LiteRt*` function returned (0 is success).
 ///   - operation: what was attempted, for the message ("LiteRtCreateModelFromBuffer").
-/// - Throws: `TasksError` whose code follows the status: invalid argument (1), not found (6),
-///   data loss for an invalid flatbuffer (501), internal otherwise.
+/// - Throws: `TasksError` whose code follows the status: invalidArgument for an invalid argument
+///   (1) and an invalid flatbuffer (501), resourceExhausted (2), unimplemented (5), notFound (6),
+///   outOfRange (1000), internal otherwise.
 @inline(__always)
 func check(_ status: LiteRtStatus, _ operation: @autoclosure () -> String) throws(TasksError) {
     guard status != 0 else { return }

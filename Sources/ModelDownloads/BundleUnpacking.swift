@@ -1,4 +1,6 @@
+import Archives
 import Foundation
+import ModelCache
 import TasksCommon
 
 /// The steps after a bundle's transfer that decide whether it installs: unpacking and the load

@@ -1,4 +1,5 @@
 import Foundation
+import ModelCache
 
 /// Where models come from and go, and how transfers behave.
 package struct DownloadSettings: Sendable {
@@ -42,29 +43,7 @@ package struct DownloadSettings: Sendable {
         if let explicit = environment[cacheVariable], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
-        return packageCacheDirectory(environment).appendingPathComponent("models", isDirectory: true)
-    }
-
-    /// The package's cache folder: `$XDG_CACHE_HOME/swift-vision-tasks`, else
-    /// `$HOME/.cache/swift-vision-tasks` (models below it in `models/`, training features in `features/`).
-    package static func packageCacheDirectory(_ environment: [String: String]) -> URL {
-        // The XDG Base Directory spec ignores a relative XDG_CACHE_HOME.
-        let base =
-            absoluteDirectory(environment["XDG_CACHE_HOME"])
-            ?? homeDirectory(environment).appendingPathComponent(".cache", isDirectory: true)
-        return base.appendingPathComponent("swift-vision-tasks", isDirectory: true)
-    }
-
-    /// `$HOME` as shells, XDG and the scripts read it; the account's home directory only when
-    /// it is unset or relative (FoundationEssentials' `homeDirectoryForCurrentUser` reads the
-    /// account database, not `$HOME`, on Linux).
-    private static func homeDirectory(_ environment: [String: String]) -> URL {
-        absoluteDirectory(environment["HOME"]) ?? FileManager.default.homeDirectoryForCurrentUser
-    }
-
-    /// `path` as a directory URL when it is absolute.
-    private static func absoluteDirectory(_ path: String?) -> URL? {
-        path.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        return PackageCacheDirectory.url(environment).appendingPathComponent("models", isDirectory: true)
     }
 
     /// The model source the environment gives, if any.

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import TasksCommon
 
 /// An Open Inference Protocol v2 inference request for an image model: one BYTES input of

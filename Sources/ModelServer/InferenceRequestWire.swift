@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 
 /// An inference request's JSON as read by `JSONDecoder`, which decodes each base64 image of an
 /// input's `"data"` from the body's bytes straight into `Data`: a request costs its body and its

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 
 /// Builds an OIP v2 inference response from the images' outcomes, for the model's one output:
 /// - `classifications` (classifiers and labelers): a BYTES tensor, shape [B], of each image's

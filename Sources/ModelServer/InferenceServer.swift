@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import Synchronization
 
 /// The HTTP inference service behind `vision-tasks serve` speaking the KServe Open Inference

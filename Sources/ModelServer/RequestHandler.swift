@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import Synchronization
 import TasksCommon
 

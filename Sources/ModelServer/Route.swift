@@ -1,4 +1,5 @@
 import ImageTasks
+import ServedModels
 
 /// The server's routes, matched from a method and path.
 enum Route: Equatable {

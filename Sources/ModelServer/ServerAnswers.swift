@@ -1,4 +1,5 @@
 import ImageTasks
+import ServedModels
 import TasksCommon
 
 /// `GET /v2`: OIP server metadata.

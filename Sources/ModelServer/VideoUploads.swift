@@ -1,7 +1,9 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import Synchronization
 import TasksCommon
+import VideoTasks
 import VisionTasks
 
 /// What a video upload may be (`POST /v1/models/NAME/classify-video`); the server enforces it.

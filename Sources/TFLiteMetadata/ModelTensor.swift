@@ -27,7 +27,7 @@ package struct ModelTensor: Equatable, Sendable {
     /// The element count of the last dimension (the categories of a classifier output); 0 for a scalar.
     package var lastDimension: Int { shape.last.map(Int.init) ?? 0 }
 
-    init(table: FlatBufferTable) throws(FlatBufferError) {
+    package init(table: FlatBufferTable) throws(FlatBufferError) {
         name = try table.string(Schema.Tensor.name, "name") ?? ""
         type = Int8(bitPattern: try table.uint8(Schema.Tensor.type, "type"))
         shape = try table.int32s(Schema.Tensor.shape, "shape")
@@ -49,7 +49,7 @@ package struct ModelTensor: Equatable, Sendable {
 
     /// The input and output tensors of subgraph 0 of the model FlatBuffer `model`, in
     /// `SubGraph.inputs` / `SubGraph.outputs` order (the order of the tensor metadata).
-    static func tensors(of model: FlatBufferTable) throws -> (inputs: [ModelTensor], outputs: [ModelTensor]) {
+    package static func tensors(of model: FlatBufferTable) throws -> (inputs: [ModelTensor], outputs: [ModelTensor]) {
         guard let subgraph = try model.tables(Schema.Model.subgraphs, "subgraphs").first else { return ([], []) }
         guard let tensors = try subgraph.vector(Schema.SubGraph.tensors, "tensors", elementSize: 4) else { return ([], []) }
         func resolve(_ indices: [Int32], _ field: String) throws -> [ModelTensor] {

@@ -28,6 +28,10 @@ public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where MediaPipe raises this error, which decides whether its description carries the
     /// status name.
     public let layer: Layer
+    /// What the package's own code recognises this error as, for the branches that treat it
+    /// apart (compared as a value, never by the reason's text); nil for most errors. It takes no
+    /// part in equality.
+    package let condition: Condition?
 
     /// Where MediaPipe Tasks iOS raises an error. Errors of its C++ core reach Swift through
     /// an absl status and read `"<STATUS_NAME>: <message>"`; the checks its Objective-C layer
@@ -46,28 +50,36 @@ public struct TasksError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Option subjects are not repeated: the reasons name their options in MediaPipe's words;
     /// nor is the file of MediaPipe's "Unable to open file at PATH", which names it.
     public var message: String {
-        guard let subject, subject.kind != .option, !reason.hasPrefix(Self.unableToOpenFile + subject.name) else {
+        guard let subject, subject.kind != .option, condition != .modelFileNotFound else {
             return reason
         }
         return "\(subject): \(reason)"
     }
 
-    /// The start of MediaPipe's message for a model file it cannot open, which the path follows.
-    package static let unableToOpenFile = "Unable to open file at "
-
     /// Creates an error with a code, a reason (without the status-name prefix), the subject
     /// at fault, if any, and the layer of MediaPipe that raises it.
     public init(_ code: TasksErrorCode, _ reason: String, subject: Subject? = nil, layer: Layer = .core) {
+        self.init(code, reason, subject: subject, layer: layer, condition: nil)
+    }
+
+    /// An error the package's own code recognises as `condition`.
+    package init(_ code: TasksErrorCode, _ reason: String, subject: Subject? = nil, layer: Layer = .core, condition: Condition?) {
         self.code = code
         self.reason = reason
         self.subject = subject
         self.layer = layer
+        self.condition = condition
+    }
+
+    /// Code, subject, reason and layer are equal (the condition classifies, it does not differ).
+    public static func == (lhs: TasksError, rhs: TasksError) -> Bool {
+        lhs.code == rhs.code && lhs.subject == rhs.subject && lhs.reason == rhs.reason && lhs.layer == rhs.layer
     }
 
     /// This error with `subject` as its subject when it has none yet (a nested step named a
     /// more precise one, which is kept).
     public func naming(_ subject: Subject) -> TasksError {
-        self.subject == nil ? TasksError(code, reason, subject: subject, layer: layer) : self
+        self.subject == nil ? TasksError(code, reason, subject: subject, layer: layer, condition: condition) : self
     }
 
     /// MediaPipe's `localizedDescription`: `"<STATUS_NAME>: <message>"` for an error of its

@@ -1,5 +1,5 @@
-import ClassificationCore
 import Foundation
+import TaskRuntime
 
 /// The hardware a task's model runs on. Mirrors MediaPipe Tasks iOS `Delegate`.
 public enum Delegate: Sendable, Equatable {

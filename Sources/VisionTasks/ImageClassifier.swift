@@ -1,6 +1,6 @@
-import ClassificationCore
 import Foundation
 import Imaging
+import TaskRuntime
 import TasksCommon
 
 /// Classifies images with a TFLite image classification model.

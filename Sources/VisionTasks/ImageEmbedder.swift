@@ -1,5 +1,5 @@
-import ClassificationCore
 import Foundation
+import TaskRuntime
 import TasksCommon
 
 /// Computes embeddings (feature vectors) of images with a TFLite model, to compare images with

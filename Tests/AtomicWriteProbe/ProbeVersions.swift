@@ -1,7 +1,8 @@
-import ClassifierTraining
 import Foundation
+import GraphSurgery
 import TFLiteMetadata
 import TasksCommon
+import TrainingPipeline
 
 /// The two versions each writer alternates, which the kill test (importing this module)
 /// compares what it finds with.

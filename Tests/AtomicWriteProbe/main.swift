@@ -1,14 +1,15 @@
+import FileSystem
+import Foundation
+import ModelCache
+import ModelDownloads
+import TFLiteMetadata
+import TasksCommon
 // The writer `AtomicWriteKillTests` kills: one of the product's four durable writers, run over
 // and over on one target in a work folder, alternating two versions, so that a kill at any
 // moment lands inside some write. Prints "ready" once its setup is done. Never ends by itself.
 //
 //   AtomicWriteProbe metadata|cache|install|export WORK_FOLDER BASE_MODEL
-import ClassifierTraining
-import FileSystem
-import Foundation
-import ModelDownloads
-import TFLiteMetadata
-import TasksCommon
+import TrainingPipeline
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4 else {

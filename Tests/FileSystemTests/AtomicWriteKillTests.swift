@@ -1,11 +1,12 @@
 import AtomicWriteProbe
-import ClassifierTraining
 import FileSystem
 import Foundation
+import ModelCache
 import ModelDownloads
 import TFLiteMetadata
 import TestSupport
 import Testing
+import TrainingPipeline
 
 /// SIGKILL at random moments of the product's four durable writers (a metadata write, a
 /// feature-cache store, a model install, an export), 250 kills each: after every kill the

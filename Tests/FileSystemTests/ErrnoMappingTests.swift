@@ -59,5 +59,6 @@ import Testing
     @Test func aModelThatIsNotThereHasMediaPipesWords() {
         let error = Errno(ENOENT).tasksError(path: FileSystemPath("/m.tflite"), kind: .model)
         #expect(error.message == "Unable to open file at /m.tflite: the model file was not found (no such file or folder).")
+        #expect(error.condition == .modelFileNotFound)
     }
 }

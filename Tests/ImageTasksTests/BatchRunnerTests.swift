@@ -119,9 +119,10 @@ struct BatchRunnerTests {
     func emptyFolderArgument() throws {
         let folder = try TestData.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(throws: TasksError.invalidArgument(ImageSource.emptyFolderReason, subject: .file(folder.path))) {
+        let error = #expect(throws: TasksError.invalidArgument(ImageSource.emptyFolderReason, subject: .file(folder.path))) {
             try ImageSource(images: [FileSystemPath(folder.path)], filesFrom: nil)
         }
+        #expect(error?.condition == .emptyFolder)
     }
 
     @Test(

@@ -1,6 +1,7 @@
 import Foundation
 import ImageLabeling
 import ImageTasks
+import LabelingTasks
 import TasksCommon
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import ImageTasks
 import Testing
+import VideoTasks
 
 /// The two policies for frames whose timestamp does not increase.
 struct FrameTimestampsTests {

@@ -1,7 +1,9 @@
 import Foundation
 import ImageLabeling
 import ImageTasks
+import ModelCache
 import ModelDownloads
+import ServedModels
 import TasksCommon
 import TestSupport
 import Testing

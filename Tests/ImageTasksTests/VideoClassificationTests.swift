@@ -1,8 +1,10 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import TasksCommon
 import TestSupport
 import Testing
+import VideoTasks
 import VisionTasks
 
 /// The server's video classification (`VideoClassification`) on a clip ffmpeg makes of the

@@ -3,6 +3,7 @@ import ImageTasks
 import TasksCommon
 import TestSupport
 import Testing
+import VideoTasks
 import VisionTasks
 
 /// The video runner (`VideoFrameRunner`) on Matroska clips written in process (MJPEG frames of

@@ -1,5 +1,6 @@
 import Foundation
 import ImageLabeling
+import ModelCache
 import ModelDownloads
 import TasksCommon
 import TestSupport

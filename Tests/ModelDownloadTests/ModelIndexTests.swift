@@ -1,5 +1,6 @@
 import FileSystem
 import Foundation
+import ModelCache
 import ModelDownloads
 import TasksCommon
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import TasksCommon
 import TestSupport
 import Testing

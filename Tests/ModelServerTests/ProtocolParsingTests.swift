@@ -1,5 +1,6 @@
 import Foundation
 import ImageTasks
+import ServedModels
 import Testing
 
 @testable import ModelServer

@@ -12,7 +12,7 @@ make_embedder_reference.py does, and fits
 
 The objective. scikit-learn documents the problem as
   min  C * sum_i CE(softmax(W x_i + b), y_i) + 1/2 ||W||_F^2,
-ours (Training.SoftmaxRegression) is
+ours (HeadFitting.SoftmaxRegression) is
   L(W, b) = (1/N) sum_i CE(softmax(W x_i + b), y_i) + (lambda/2) ||W||_F^2.
 With lambda = 1 / (C * N) ours is theirs divided by C * N: the same minimizer, and the value
 written here (`objective`) is in OUR normalization, computed from the coefficients in float64.

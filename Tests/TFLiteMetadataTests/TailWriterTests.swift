@@ -1,4 +1,5 @@
 import Foundation
+import GraphSurgery
 import TFLiteMetadata
 import TasksCommon
 import TestSupport

@@ -4,7 +4,7 @@ import TFLiteMetadata
 import TestSupport
 import Testing
 
-@testable import ClassificationCore
+@testable import TaskRuntime
 @testable import VisionTasks
 
 /// Which models the embedder takes and refuses, with MediaPipe's messages, and how heads are named.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ClassificationCore
+@testable import TaskRuntime
 @testable import VisionTasks
 
 extension ResultCategory: ScoredCategory {}

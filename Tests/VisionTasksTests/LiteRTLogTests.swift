@@ -1,7 +1,7 @@
 import Foundation
+import LiteRT
 import TestSupport
 import Testing
-
 import VisionTasks
 
 /// A program that creates a classifier prints nothing on stderr, unless it asks for LiteRT's log.

@@ -4,7 +4,7 @@ import TFLiteMetadata
 import TestSupport
 import Testing
 
-@testable import ClassificationCore
+@testable import TaskRuntime
 @testable import VisionTasks
 
 /// Models whose input or output MediaPipe's classifier cannot use fail at creation, with a

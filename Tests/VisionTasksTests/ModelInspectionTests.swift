@@ -1,6 +1,6 @@
-import ClassificationCore
 import Foundation
 import TFLiteMetadata
+import TaskRuntime
 import TestSupport
 import Testing
 

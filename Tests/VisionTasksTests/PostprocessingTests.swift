@@ -3,7 +3,7 @@ import TFLiteMetadata
 import TestSupport
 import Testing
 
-@testable import ClassificationCore
+@testable import TaskRuntime
 @testable import VisionTasks
 
 /// TFLite Support's AutoML postprocessing cases: the flowers model's output replaced by the fixed

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import ClassificationCore
+@testable import TaskRuntime
 
 /// The postprocessor's allocation-free ranking (integer keys, selection of the best k, radix
 /// sort) gives the order of the plain stable sort by descending score, ties by index.

@@ -1,5 +1,5 @@
-import ClassificationCore
 import Foundation
+import TaskRuntime
 import TasksCommon
 
 /// ML Kit's labeler options turned into the classification pipeline's configuration.

@@ -10,7 +10,7 @@ package enum ImageFileList {
     /// any unreadable file.
     /// The hidden and metadata folders not searched are added to `skippedFolders`.
     /// - Throws: `TasksError` invalidArgument naming a folder that holds no image file and
-    ///   nothing unreadable (`ImageSource.emptyFolderReason`).
+    ///   nothing unreadable (`ImageSource.emptyFolderError`).
     package static func expand(
         _ arguments: [FileSystemPath], skippedFolders: inout [FileSystemPath]
     ) throws(TasksError) -> [ImageInput] {
@@ -22,7 +22,7 @@ package enum ImageFileList {
             }
             let found = DirectoryWalker.images(under: path, skippedFolders: &skippedFolders)
             guard !found.isEmpty else {
-                throw .invalidArgument(ImageSource.emptyFolderReason, subject: .file(path.description))
+                throw ImageSource.emptyFolderError(path)
             }
             inputs += found
         }

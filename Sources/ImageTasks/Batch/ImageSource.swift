@@ -33,7 +33,7 @@ package struct ImageSource {
     /// in that file ("-": standard input), with `shard` applied and the images `resume` (an
     /// earlier run's jsonl output) has a result for left out.
     /// - Throws: `TasksError` for a list or resume file that cannot be opened, or a folder
-    ///   argument without images (`emptyFolderReason`, naming the folder).
+    ///   argument without images (`emptyFolderError`: naming the folder, condition `emptyFolder`).
     /// - Parameter readingWholeList: read the list to its end first, then run its entries as
     ///   arguments (for a list file whose output is written at the end, e.g. one `.npy` array).
     package init(
@@ -105,6 +105,12 @@ package struct ImageSource {
     /// Why a folder given as an image source is refused.
     package static let emptyFolderReason = "The folder holds no .jpg, .jpeg, .png or .webp file."
 
+    /// The error for a folder, given as an image source, that holds no image: invalidArgument
+    /// naming the folder, its condition `emptyFolder`.
+    package static func emptyFolderError(_ folder: FileSystemPath) -> TasksError {
+        TasksError(.invalidArgumentError, emptyFolderReason, subject: .file(folder.description), condition: .emptyFolder)
+    }
+
     /// A list entry: the images under a folder (an error entry when it holds none), else the file.
     package static func expand(_ path: FileSystemPath) -> [ImageInput] {
         guard FileStatus.isDirectory(path) else { return [.file(path)] }
@@ -114,7 +120,7 @@ package struct ImageSource {
         return [
             .unreadable(
                 path,
-                .invalidArgument(emptyFolderReason, subject: .file(path.description)))
+                emptyFolderError(path))
         ]
     }
 }

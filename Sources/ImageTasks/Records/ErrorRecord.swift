@@ -21,7 +21,8 @@ extension TasksError {
     package var recordMessage: String {
         guard let subject else { return message }
         let shortened = Subject(kind: subject.kind, name: Self.abbreviated(subject.name))
-        return TasksError(code, reason, subject: shortened).message
+        // A reason that names its subject whole no longer does once the subject is shortened.
+        return TasksError(code, reason, subject: shortened, condition: shortened == subject ? condition : nil).message
     }
 
     /// `text` when short; else its first and last characters around "…(N characters)…".

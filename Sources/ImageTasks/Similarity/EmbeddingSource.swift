@@ -1,6 +1,5 @@
 import FileSystem
 import Foundation
-import ModelDownloads
 import TFLiteMetadata
 import TasksCommon
 import VisionTasks

@@ -44,12 +44,15 @@ enum FileIdentifier {
 /// lacks the "TFL3" identifier too, the error says the file is not a TFLite model (with its
 /// identifier and format) rather than where parsing stopped. Errors `body` raises for other
 /// reasons pass through.
-func decodingModel<T>(_ bytes: Data, invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
+package func decodingModel<T>(_ bytes: Data, invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
     do {
-        return try decodingFlatBuffer(invalid: invalid, subject: subject, body)
-    } catch {
+        return try body()
+    } catch let error as FlatBufferError {
         // The identifier is optional in a model, so it is only consulted once parsing failed.
-        guard error.reason.hasPrefix(invalid), let reason = FileIdentifier.notAModelReason(bytes) else { throw error }
-        throw .invalidArgument(reason)
+        throw .invalidArgument(FileIdentifier.notAModelReason(bytes) ?? "\(invalid): \(error)")
+    } catch let error as TasksError {
+        throw error
+    } catch {
+        throw .internal("Unexpected error while reading \(subject): \(error)")
     }
 }

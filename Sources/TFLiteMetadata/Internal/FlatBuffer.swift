@@ -2,13 +2,18 @@ import Foundation
 
 /// Why a FlatBuffers read failed: the path of the field being read and what was wrong
 /// with it. Callers turn it into a `TasksError` that names the buffer ("The model ...").
-struct FlatBufferError: Error, CustomStringConvertible {
+package struct FlatBufferError: Error, CustomStringConvertible {
     /// The field being read, such as `ModelMetadata.subgraph_metadata[0].name`.
-    var path: String
+    package var path: String
     /// What was wrong, such as "string at byte 120 (length 4000) ends past the end of the 300-byte buffer".
-    var reason: String
+    package var reason: String
 
-    var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    package var description: String { path.isEmpty ? reason : "\(path): \(reason)" }
 }
 
 /// A read-only, bounds-checked view of one FlatBuffers buffer.
@@ -20,22 +25,22 @@ struct FlatBufferError: Error, CustomStringConvertible {
 /// limited (`maximumTableCount`, as the FlatBuffers verifier's `max_tables`).
 ///
 /// Not `Sendable`: it counts the tables it opens. Create one per parse.
-final class FlatBuffer {
+package final class FlatBuffer {
     /// The default limit on tables opened in one parse, as the FlatBuffers verifier's default.
-    static let defaultMaximumTableCount = 1_000_000
+    package static let defaultMaximumTableCount = 1_000_000
 
     /// The bytes; `base` is the index of byte 0 (a `Data` slice may not start at 0).
-    let data: Data
+    package let data: Data
     private let base: Int
     /// The buffer length in bytes.
-    let count: Int
+    package let count: Int
     /// The most tables one parse may open.
-    let maximumTableCount: Int
+    package let maximumTableCount: Int
     /// Tables that may still be opened before the parse is refused.
     private var remainingTables: Int
 
     /// Wraps `data` (borrowed: `Data` is a value, so the bytes live as long as this object).
-    init(_ data: Data, maximumTableCount: Int = FlatBuffer.defaultMaximumTableCount) {
+    package init(_ data: Data, maximumTableCount: Int = FlatBuffer.defaultMaximumTableCount) {
         self.data = data
         self.base = data.startIndex
         self.count = data.count
@@ -44,13 +49,13 @@ final class FlatBuffer {
     }
 
     /// The 4-character file identifier at bytes 4..<8, or the bytes present when the buffer is shorter.
-    var fileIdentifierBytes: [UInt8] {
+    package var fileIdentifierBytes: [UInt8] {
         guard count > 4 else { return [] }
         return (4..<min(8, count)).map { byte(at: $0) }
     }
 
     /// The root table: the `uoffset_t` at byte 0 points to it.
-    func rootTable(_ name: String) throws(FlatBufferError) -> FlatBufferTable {
+    package func rootTable(_ name: String) throws(FlatBufferError) -> FlatBufferTable {
         guard count >= 8 else {
             throw FlatBufferError(path: name, reason: "a FlatBuffer needs at least 8 bytes, the buffer has \(count)")
         }
@@ -61,7 +66,7 @@ final class FlatBuffer {
     // MARK: Checked primitive reads
 
     /// Throws unless `size` bytes starting at `position` are inside the buffer.
-    func checkRange(_ position: Int, _ size: Int, path: String, what: String) throws(FlatBufferError) {
+    package func checkRange(_ position: Int, _ size: Int, path: String, what: String) throws(FlatBufferError) {
         guard position >= 0, size >= 0, position <= count, size <= count - position else {
             throw FlatBufferError(
                 path: path,
@@ -70,26 +75,26 @@ final class FlatBuffer {
     }
 
     /// The byte at `position`; the caller has checked the range.
-    func byte(at position: Int) -> UInt8 { data[base + position] }
+    package func byte(at position: Int) -> UInt8 { data[base + position] }
 
-    func uint16(at position: Int) -> UInt16 {
+    package func uint16(at position: Int) -> UInt16 {
         UInt16(byte(at: position)) | UInt16(byte(at: position + 1)) << 8
     }
 
-    func uint32(at position: Int) -> UInt32 {
+    package func uint32(at position: Int) -> UInt32 {
         var value: UInt32 = 0
         for index in 0..<4 { value |= UInt32(byte(at: position + index)) << (8 * index) }
         return value
     }
 
-    func uint64(at position: Int) -> UInt64 {
+    package func uint64(at position: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in 0..<8 { value |= UInt64(byte(at: position + index)) << (8 * index) }
         return value
     }
 
     /// Follows the `uoffset_t` stored at `position` (the target is `position + offset`).
-    func offsetTarget(at position: Int, path: String) throws(FlatBufferError) -> Int {
+    package func offsetTarget(at position: Int, path: String) throws(FlatBufferError) -> Int {
         try checkRange(position, 4, path: path, what: "offset")
         let target = position + Int(uint32(at: position))
         try checkRange(target, 1, path: path, what: "offset target")
@@ -97,7 +102,7 @@ final class FlatBuffer {
     }
 
     /// Opens the table that starts at `position` (its `soffset_t` to the vtable).
-    func table(at position: Int, path: String) throws(FlatBufferError) -> FlatBufferTable {
+    package func table(at position: Int, path: String) throws(FlatBufferError) -> FlatBufferTable {
         guard remainingTables > 0 else {
             throw FlatBufferError(
                 path: path, reason: "more than \(maximumTableCount) tables referenced; refusing to read further")
@@ -124,15 +129,15 @@ final class FlatBuffer {
 
 /// One table inside a `FlatBuffer`. Field ids are the schema's declaration order
 /// (a union field takes two ids: its `_type` then its value).
-struct FlatBufferTable {
-    let buffer: FlatBuffer
+package struct FlatBufferTable {
+    package let buffer: FlatBuffer
     /// Byte offset of the table (its `soffset_t`).
-    let position: Int
-    let vtable: Int
-    let vtableSize: Int
-    let tableSize: Int
+    package let position: Int
+    package let vtable: Int
+    package let vtableSize: Int
+    package let tableSize: Int
     /// The table's path for error messages, such as `ModelMetadata.subgraph_metadata[0]`.
-    let path: String
+    package let path: String
 
     private func fieldPath(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
@@ -151,31 +156,31 @@ struct FlatBufferTable {
     }
 
     /// A `ubyte`/`byte`/enum field, or `defaultValue` when absent.
-    func uint8(_ id: Int, _ name: String, default defaultValue: UInt8 = 0) throws(FlatBufferError) -> UInt8 {
+    package func uint8(_ id: Int, _ name: String, default defaultValue: UInt8 = 0) throws(FlatBufferError) -> UInt8 {
         guard let at = try fieldPosition(id, size: 1, name: name) else { return defaultValue }
         return buffer.byte(at: at)
     }
 
     /// A `uint` field, or `defaultValue` when absent.
-    func uint32(_ id: Int, _ name: String, default defaultValue: UInt32 = 0) throws(FlatBufferError) -> UInt32 {
+    package func uint32(_ id: Int, _ name: String, default defaultValue: UInt32 = 0) throws(FlatBufferError) -> UInt32 {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return defaultValue }
         return buffer.uint32(at: at)
     }
 
     /// A `ulong` field, or `defaultValue` when absent.
-    func uint64(_ id: Int, _ name: String, default defaultValue: UInt64 = 0) throws(FlatBufferError) -> UInt64 {
+    package func uint64(_ id: Int, _ name: String, default defaultValue: UInt64 = 0) throws(FlatBufferError) -> UInt64 {
         guard let at = try fieldPosition(id, size: 8, name: name) else { return defaultValue }
         return buffer.uint64(at: at)
     }
 
     /// A `float` field, or `defaultValue` when absent.
-    func float32(_ id: Int, _ name: String, default defaultValue: Float = 0) throws(FlatBufferError) -> Float {
+    package func float32(_ id: Int, _ name: String, default defaultValue: Float = 0) throws(FlatBufferError) -> Float {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return defaultValue }
         return Float(bitPattern: buffer.uint32(at: at))
     }
 
     /// A `string` field (UTF-8; invalid sequences are replaced), or nil when absent.
-    func string(_ id: Int, _ name: String) throws(FlatBufferError) -> String? {
+    package func string(_ id: Int, _ name: String) throws(FlatBufferError) -> String? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         let path = fieldPath(name)
         let bytes = try FlatBufferVector(
@@ -185,14 +190,14 @@ struct FlatBufferTable {
     }
 
     /// A table field, or nil when absent.
-    func table(_ id: Int, _ name: String) throws(FlatBufferError) -> FlatBufferTable? {
+    package func table(_ id: Int, _ name: String) throws(FlatBufferError) -> FlatBufferTable? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         let path = fieldPath(name)
         return try buffer.table(at: buffer.offsetTarget(at: at, path: path), path: path)
     }
 
     /// A vector field whose elements are `elementSize` bytes inline (4 for offsets), or nil when absent.
-    func vector(_ id: Int, _ name: String, elementSize: Int) throws(FlatBufferError) -> FlatBufferVector? {
+    package func vector(_ id: Int, _ name: String, elementSize: Int) throws(FlatBufferError) -> FlatBufferVector? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         let path = fieldPath(name)
         return try FlatBufferVector(
@@ -200,7 +205,7 @@ struct FlatBufferTable {
     }
 
     /// The tables of a `[Table]` field; empty when absent.
-    func tables(_ id: Int, _ name: String) throws(FlatBufferError) -> [FlatBufferTable] {
+    package func tables(_ id: Int, _ name: String) throws(FlatBufferError) -> [FlatBufferTable] {
         guard let vector = try vector(id, name, elementSize: 4) else { return [] }
         var tables: [FlatBufferTable] = []
         tables.reserveCapacity(vector.count)
@@ -209,26 +214,26 @@ struct FlatBufferTable {
     }
 
     /// The values of an `[int]` field; empty when absent.
-    func int32s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int32] {
+    package func int32s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int32] {
         guard let vector = try vector(id, name, elementSize: 4) else { return [] }
         return (0..<vector.count).map { Int32(bitPattern: buffer.uint32(at: vector.elementPosition($0))) }
     }
 
     /// The values of a `[long]` field; empty when absent.
-    func int64s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int64] {
+    package func int64s(_ id: Int, _ name: String) throws(FlatBufferError) -> [Int64] {
         guard let vector = try vector(id, name, elementSize: 8) else { return [] }
         return (0..<vector.count).map { Int64(bitPattern: buffer.uint64(at: vector.elementPosition($0))) }
     }
 
     /// The absolute position of the object a reference field (table, vector, string) points
     /// to, or nil when absent; for copying the reference into another buffer.
-    func referenceTarget(_ id: Int, _ name: String) throws(FlatBufferError) -> Int? {
+    package func referenceTarget(_ id: Int, _ name: String) throws(FlatBufferError) -> Int? {
         guard let at = try fieldPosition(id, size: 4, name: name) else { return nil }
         return try buffer.offsetTarget(at: at, path: fieldPath(name))
     }
 
     /// Whether the vtable has a non-zero slot at or after `id` (a field this reader does not know).
-    func hasField(atOrAfter id: Int) -> Bool {
+    package func hasField(atOrAfter id: Int) -> Bool {
         var slot = 4 + 2 * id
         while slot + 2 <= vtableSize {
             if buffer.uint16(at: vtable + slot) != 0 { return true }
@@ -238,7 +243,7 @@ struct FlatBufferTable {
     }
 
     /// The values of a `[float]` field; empty when absent.
-    func floats(_ id: Int, _ name: String) throws(FlatBufferError) -> [Float] {
+    package func floats(_ id: Int, _ name: String) throws(FlatBufferError) -> [Float] {
         guard let vector = try vector(id, name, elementSize: 4) else { return [] }
         return (0..<vector.count).map { Float(bitPattern: buffer.uint32(at: vector.elementPosition($0))) }
     }
@@ -246,15 +251,15 @@ struct FlatBufferTable {
 
 /// A vector inside a `FlatBuffer`: a `uint32` length, then `count` elements of
 /// `elementSize` bytes, all checked to lie inside the buffer on creation.
-struct FlatBufferVector {
-    let buffer: FlatBuffer
+package struct FlatBufferVector {
+    package let buffer: FlatBuffer
     /// Byte offset of the first element.
-    let start: Int
-    let count: Int
-    let elementSize: Int
-    let path: String
+    package let start: Int
+    package let count: Int
+    package let elementSize: Int
+    package let path: String
 
-    init(buffer: FlatBuffer, position: Int, elementSize: Int, path: String) throws(FlatBufferError) {
+    package init(buffer: FlatBuffer, position: Int, elementSize: Int, path: String) throws(FlatBufferError) {
         try buffer.checkRange(position, 4, path: path, what: "vector length")
         let count = Int(buffer.uint32(at: position))
         // count <= 2^32 - 1 and elementSize <= 8, so the product fits in Int on 64-bit platforms.
@@ -267,16 +272,16 @@ struct FlatBufferVector {
     }
 
     /// Byte offset of element `index` (which the caller keeps in `0..<count`).
-    func elementPosition(_ index: Int) -> Int { start + index * elementSize }
+    package func elementPosition(_ index: Int) -> Int { start + index * elementSize }
 
     /// The table that element `index` of a `[Table]` vector points to.
-    func table(at index: Int) throws(FlatBufferError) -> FlatBufferTable {
+    package func table(at index: Int) throws(FlatBufferError) -> FlatBufferTable {
         let path = "\(path)[\(index)]"
         return try buffer.table(at: buffer.offsetTarget(at: elementPosition(index), path: path), path: path)
     }
 
     /// The elements of a `[ubyte]` vector (or the bytes of a string).
-    func bytes() -> Data {
+    package func bytes() -> Data {
         let lower = buffer.data.startIndex + start
         return Data(buffer.data[lower..<(lower + count * elementSize)])
     }
@@ -288,7 +293,7 @@ struct FlatBufferVector {
 /// - Parameters:
 ///   - invalid: what a malformed buffer is, such as "The model is not a valid TFLite model".
 ///   - subject: what is being read, for the internal error ("the model").
-func decodingFlatBuffer<T>(invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
+package func decodingFlatBuffer<T>(invalid: String, subject: String, _ body: () throws -> T) throws(TasksError) -> T {
     do {
         return try body()
     } catch let error as FlatBufferError {

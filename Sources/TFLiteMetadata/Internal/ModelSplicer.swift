@@ -1,3 +1,4 @@
+import Archives
 import Foundation
 import TasksCommon
 
@@ -11,9 +12,9 @@ import TasksCommon
 /// references into the shifted bytes. The old buffer holding replaced metadata stays
 /// referenced at its index (tensors name buffers by index), now pointing to the new bytes;
 /// the old zip of associated files is dropped and the new one appended.
-enum ModelSplicer {
+package enum ModelSplicer {
     /// The largest FlatBuffer (offsets are signed 32-bit), in bytes.
-    static let maximumFlatBufferSize = Int(Int32.max)
+    package static let maximumFlatBufferSize = Int(Int32.max)
     /// Alignment of the old FlatBuffer in the new file.
     private static let shiftAlignment = 64
 
@@ -21,7 +22,9 @@ enum ModelSplicer {
     /// - Throws: `TasksError` invalidArgument when the model is not a valid TFLite FlatBuffer,
     ///   keeps weights outside the FlatBuffer (models over 2 GB, which this writer does not
     ///   move), has `Model` fields newer than this schema, or when the result passes 2 GiB.
-    static func splice(model bytes: Data, metadata: [UInt8], files: [(name: String, contents: Data)]) throws(TasksError) -> Data {
+    package static func splice(
+        model bytes: Data, metadata: [UInt8], files: [(name: String, contents: Data)]
+    ) throws(TasksError) -> Data {
         let root = try decodingModel(bytes, invalid: "The model is not a valid TFLite model", subject: "the model") {
             try newRoot(of: FlatBuffer(bytes).rootTable("Model"), metadata: metadata)
         }
@@ -46,7 +49,7 @@ enum ModelSplicer {
     /// or its size when it has none. The old zip is dropped by the writers: a new one replaces
     /// it, and left in place it would be the one readers find when no new zip follows.
     /// - Throws: `TasksError` invalidArgument when libzip opens a zip whose start cannot be located.
-    static func flatBufferEnd(of bytes: Data) throws(TasksError) -> Int {
+    package static func flatBufferEnd(of bytes: Data) throws(TasksError) -> Int {
         guard AssociatedFiles(modelBytes: bytes).hasArchive else { return bytes.count }
         guard let start = StoredZipWriter.archiveStart(in: bytes) else {
             throw .invalidArgument(

@@ -1,7 +1,7 @@
-import ClassificationCore
 import Dispatch
 import Foundation
 import Synchronization
+import TaskRuntime
 import TasksCommon
 
 /// MediaPipe's live-stream flow control (a FlowLimiter with one frame in flight and one

@@ -1,8 +1,8 @@
-import ClassificationCore
 import Dispatch
 import Foundation
 import Imaging
 import Synchronization
+import TaskRuntime
 import TasksCommon
 
 /// What every vision task shares, as MediaPipe's vision task runner gives it

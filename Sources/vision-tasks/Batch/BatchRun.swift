@@ -94,7 +94,7 @@ extension BatchRun {
             return source
         } catch {
             prepared.discard()
-            if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
+            if error.condition == .emptyFolder, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")
             }
             StandardStreams.reportError(error)

@@ -1,7 +1,8 @@
-import ClassificationCore
 import Foundation
 import ImageTasks
 import Imaging
+import LiteRT
+import TaskRuntime
 import TasksCommon
 import VisionTasks
 

@@ -2,6 +2,7 @@ import Foundation
 import ImageTasks
 import TasksCommon
 import VideoInput
+import VideoTasks
 import VisionTasks
 
 /// `vision-tasks classify-video`: classifies the frames of a video file in video running mode.

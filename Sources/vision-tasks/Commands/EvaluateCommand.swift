@@ -1,7 +1,7 @@
-import ClassifierTraining
 import Foundation
 import ImageTasks
 import TasksCommon
+import TrainingPipeline
 import VisionTasks
 
 /// `vision-tasks evaluate`: measures a classifier on a folder of labelled photos.

@@ -1,6 +1,8 @@
 import Foundation
 import ImageLabeling
 import ImageTasks
+import LabelingTasks
+import ModelCache
 import ModelDownloads
 import TasksCommon
 

@@ -4,6 +4,7 @@ import ImageTasks
 import Synchronization
 import TasksCommon
 import VideoInput
+import VideoTasks
 import VisionTasks
 
 /// `vision-tasks live`: classifies a camera or stream in live-stream running mode.

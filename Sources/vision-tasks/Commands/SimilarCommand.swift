@@ -91,7 +91,7 @@ struct SimilarCommand: ParsableCommand {
             candidates = try ImageFileList.expand(images, skippedFolders: &skippedFolders)
             SkippedFolders.warn(skippedFolders)
         } catch {
-            if error.reason == ImageSource.emptyFolderReason, let folder = error.subject?.name {
+            if error.condition == .emptyFolder, let folder = error.subject?.name {
                 throw UsageError("no .jpg, .jpeg, .png or .webp file in the folder \(TableText.escaped(folder))")
             }
             StandardStreams.reportError(error)

@@ -1,7 +1,8 @@
-import ClassifierTraining
 import Foundation
 import ImageTasks
+import LiteRT
 import TasksCommon
+import TrainingPipeline
 
 /// `vision-tasks train`: a classifier for your own photos, trained on a frozen base.
 struct TrainCommand: ParsableCommand {

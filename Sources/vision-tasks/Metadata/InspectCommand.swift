@@ -1,6 +1,6 @@
-import ClassificationCore
 import FileSystem
 import Foundation
+import TaskRuntime
 import TasksCommon
 
 /// `vision-tasks inspect`: what a model holds (tensors, TFLite Model Metadata, packed files)

@@ -1,5 +1,5 @@
-import ClassificationCore
 import TFLiteMetadata
+import TaskRuntime
 
 /// The classification heads of an inspected model: per output, its categories, labels,
 /// locales, calibration and threshold.

@@ -1,6 +1,6 @@
-import ClassificationCore
 import Foundation
 import TFLiteMetadata
+import TaskRuntime
 
 /// `inspect --format json`: the metadata under the metadata schema's own names, as
 /// tflite-support's `MetadataDisplayer.get_metadata_json()` shows them (enums by name, absent

@@ -1,5 +1,5 @@
-import ClassificationCore
 import TFLiteMetadata
+import TaskRuntime
 
 /// `inspect --format table`: the report as readable lines.
 enum InspectTable {

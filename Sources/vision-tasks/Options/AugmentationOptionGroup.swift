@@ -1,4 +1,4 @@
-import ClassifierTraining
+import TrainingPipeline
 
 /// `train`'s options for training on views of each photo (`--augment`): how many, and Create
 /// ML's exposure and rotation augmentations. Any of them turns augmentation on.

@@ -1,4 +1,4 @@
-import ClassificationCore
+import TaskRuntime
 import TasksCommon
 import VisionTasks
 

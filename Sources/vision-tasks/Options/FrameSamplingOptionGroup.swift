@@ -1,4 +1,5 @@
 import ImageTasks
+import VideoTasks
 
 /// Which frames classify-video classifies: every Nth, or at most F per second of video time.
 struct FrameSamplingOptionGroup: ParsableArguments {

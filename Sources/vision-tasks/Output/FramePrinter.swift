@@ -1,6 +1,7 @@
 import Foundation
 import ImageTasks
 import TasksCommon
+import VideoTasks
 import VisionTasks
 
 /// Prints what classify-video and live print: a line per frame, then the summary or the

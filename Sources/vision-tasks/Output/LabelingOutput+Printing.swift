@@ -1,5 +1,6 @@
 import ImageLabeling
 import ImageTasks
+import LabelingTasks
 
 extension LabelingOutput: PrintableOutput {
     /// One table: index, text, confidence. Labels whose confidence shows as 0.00000 are left out

@@ -1,8 +1,8 @@
-import ClassifierTraining
 import FineTuning
 import Foundation
 import ImageTasks
 import TasksCommon
+import TrainingPipeline
 
 /// What `train` shows while it runs: a bar with the time left while features are computed,
 /// each skipped photo as a warning, then the fit's iteration and loss.

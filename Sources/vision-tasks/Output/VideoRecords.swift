@@ -1,4 +1,5 @@
 import ImageTasks
+import VideoTasks
 
 // The video commands' own JSON lines (classify-video and live); an image's record is the task
 // layer's `ImageOutcomeRecord`. Keys are printed in sorted order (`JSONText`).

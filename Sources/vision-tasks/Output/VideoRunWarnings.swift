@@ -1,5 +1,6 @@
 import ImageTasks
 import TasksCommon
+import VideoTasks
 
 /// What a video command says on stderr when a run ended: the error that stopped it, or the
 /// damage it went past (skipped packets, frames ending before the container's duration), and

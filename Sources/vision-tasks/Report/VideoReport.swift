@@ -2,6 +2,7 @@ import Foundation
 import ImageTasks
 import Imaging
 import TasksCommon
+import VideoTasks
 import VisionTasks
 
 /// The HTML report of classify-video (`--report FILE.html`): a card per span of frames with

@@ -1,7 +1,9 @@
 import Foundation
 import ImageTasks
+import ModelCache
 import ModelDownloads
 import ModelServer
+import ServedModels
 import TasksCommon
 import VisionTasks
 

@@ -1,4 +1,5 @@
 import ImageTasks
+import LiteRT
 import TasksCommon
 
 /// Creates a classifier or labeler the way every command does: with LiteRT's log shown when

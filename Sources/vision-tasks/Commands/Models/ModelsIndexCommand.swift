@@ -1,6 +1,7 @@
 import FileSystem
 import Foundation
 import ImageLabeling
+import ModelCache
 import ModelDownloads
 import TasksCommon
 

@@ -1,3 +1,4 @@
+import ModelCache
 import ModelDownloads
 
 /// `vision-tasks models list`.
